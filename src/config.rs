@@ -1,0 +1,147 @@
+//! [`Config`]: the dialect and options that travel with every call.
+
+use crate::de::Deserializer;
+use crate::dialect::{Dialect, DialectSpec};
+use crate::error::{ErrorKind, Result};
+use crate::ser::Serializer;
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::Serialize;
+use std::io;
+
+/// How to encode and decode: the engine's [`Dialect`] and the options that change bytes.
+///
+/// A `Config` is a small value; build it once and call its methods, or use the crate's
+/// free functions, which use `Config::default()` (Godot 4, single precision, objects not
+/// allowed, the engine's depth limit).
+///
+/// ```
+/// use godot_bin::{Config, Dialect};
+/// let cfg = Config::new(Dialect::Godot3).allow_objects(true);
+/// let bytes = cfg.to_vec(&vec![1, 2])?;
+/// assert_eq!(bytes[0], 19); // ARRAY is type 19 in Godot 3
+/// let back: Vec<i32> = cfg.from_slice(&bytes)?;
+/// assert_eq!(back, [1, 2]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub(crate) dialect: Dialect,
+    pub(crate) allow_objects: bool,
+    pub(crate) double_precision: bool,
+    pub(crate) max_depth: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::new(Dialect::Godot4)
+    }
+}
+
+impl Config {
+    /// The defaults for `dialect`.
+    pub fn new(dialect: Dialect) -> Self {
+        Config {
+            dialect,
+            allow_objects: false,
+            double_precision: false,
+            max_depth: dialect.spec().max_depth,
+        }
+    }
+
+    /// Decode full objects (class name and properties) instead of refusing them, as the
+    /// engine's `bytes_to_var_with_objects` / `bytes2var(b, true)` does. Off by default.
+    /// Decoding an object never runs anything: the result is plain data.
+    pub fn allow_objects(mut self, allow: bool) -> Self {
+        self.allow_objects = allow;
+        self
+    }
+
+    /// Write math types as an engine built with double-precision `real_t` does (Godot 4
+    /// `precision=double`: 8-byte components and header bit 16). Decoding always follows
+    /// each packet's own flag, whatever this says.
+    pub fn double_precision(mut self, double: bool) -> Self {
+        self.double_precision = double;
+        self
+    }
+
+    /// The deepest nesting of containers accepted when decoding and encoding. The default
+    /// is the engine's own limit, 1024.
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The dialect this configuration speaks.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    pub(crate) fn spec(&self) -> Result<&'static DialectSpec> {
+        let spec = self.dialect.spec();
+        if spec.supported {
+            Ok(spec)
+        } else {
+            Err(ErrorKind::UnsupportedDialect(self.dialect).into())
+        }
+    }
+
+    /// Encodes `value` into a new byte vector: what `bytes_to_var` reads.
+    pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.append_to_vec(&mut out, value)?;
+        Ok(out)
+    }
+
+    /// Encodes `value` at the end of `out`. On error, `out` is left as it was.
+    pub fn append_to_vec<T: Serialize + ?Sized>(&self, out: &mut Vec<u8>, value: &T) -> Result<()> {
+        let start = out.len();
+        let result = value.serialize(&mut Serializer::new(out, self)?);
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Encodes `value` and writes the packet to `writer` in one `write_all`.
+    pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        let bytes = self.to_vec(value)?;
+        writer.write_all(&bytes)?;
+        Ok(())
+    }
+
+    /// Decodes one value that fills `bytes` exactly; trailing bytes are an error.
+    /// `&str` and `serde_bytes` `&[u8]` fields borrow from `bytes`.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        let (value, rest) = self.take_from_slice(bytes)?;
+        if !rest.is_empty() {
+            let at = bytes.len() - rest.len();
+            return Err(crate::Error::at(ErrorKind::TrailingBytes(rest.len()), at));
+        }
+        Ok(value)
+    }
+
+    /// Decodes the value at the start of `bytes` and returns it with the bytes after it, for
+    /// buffers that hold several packets (the engine itself ignores what follows a packet).
+    pub fn take_from_slice<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, &'de [u8])> {
+        let mut de = Deserializer::from_slice(bytes, self)?;
+        // Errors raised by visitors carry no offset yet: they happened where reading stopped.
+        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.reader.pos()))?;
+        Ok((value, de.remaining()))
+    }
+
+    /// Reads `reader` to its end and decodes the one value it holds, as
+    /// [`from_slice`](Config::from_slice) does. For streams of length-prefixed values
+    /// (`StreamPeer.put_var`, `FileAccess.store_var`) read each frame first.
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, mut reader: R) -> Result<T> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes)?;
+        self.from_slice(&bytes)
+    }
+}

@@ -1,0 +1,128 @@
+//! serde's access traits over Array elements, Dictionary entries and enum variants.
+
+use super::Deserializer;
+use crate::error::{Error, Result};
+use serde::de::{self, DeserializeSeed, Visitor};
+
+/// The elements of an Array, one level deeper than the Array.
+pub(crate) struct ArrayAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+}
+
+impl<'a, 'de> ArrayAccess<'a, 'de> {
+    /// Visits `count` elements; a visitor that stops early is an error, as in serde_json.
+    pub fn visit<V: Visitor<'de>>(
+        de: &'a mut Deserializer<'de>,
+        count: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de.enter();
+        let mut access = ArrayAccess { de, left: count };
+        let value = visitor.visit_seq(&mut access)?;
+        if access.left != 0 {
+            return Err(de::Error::invalid_length(count, &"fewer elements"));
+        }
+        access.de.leave();
+        Ok(value)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for ArrayAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// The entries of a Dictionary, one level deeper than the Dictionary.
+pub(crate) struct DictionaryAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+}
+
+impl<'a, 'de> DictionaryAccess<'a, 'de> {
+    /// Visits `count` entries; a visitor that stops early is an error.
+    pub fn visit<V: Visitor<'de>>(
+        de: &'a mut Deserializer<'de>,
+        count: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de.enter();
+        let mut access = DictionaryAccess { de, left: count };
+        let value = visitor.visit_map(&mut access)?;
+        if access.left != 0 {
+            return Err(de::Error::invalid_length(count, &"fewer entries"));
+        }
+        access.de.leave();
+        Ok(value)
+    }
+}
+
+impl<'de> de::MapAccess<'de> for DictionaryAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// `{variant: content}`: the one entry of an externally tagged enum.
+pub(crate) struct EnumAccess<'a, 'de> {
+    pub de: &'a mut Deserializer<'de>,
+}
+
+impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let name = seed.deserialize(&mut *self.de)?;
+        Ok((name, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self.de, visitor)
+    }
+}

@@ -1,0 +1,547 @@
+//! The serde [`Deserializer`]: Variant packets in, serde's data model out.
+//!
+//! The format is self-describing, so `deserialize_any` presents whatever the packet holds;
+//! the typed entry points add range checks for numbers and recognise the builtin types by
+//! their private serde names (see [`crate::builtin`]).
+
+mod access;
+mod payload;
+
+use crate::builtin::{self, Builtin, Form, Shape, OBJECT_ID};
+use crate::config::Config;
+use crate::dialect::{DialectSpec, VariantType};
+use crate::error::{Error, ErrorKind, Result};
+use crate::variant::{self, ElementType};
+use crate::wire::{Reader, FLAG_64};
+use access::{ArrayAccess, DictionaryAccess, EnumAccess};
+use payload::{BytesDe, PackedDe, PayloadDe};
+use serde::de::{self, Visitor};
+
+/// A packet's header word, decoded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub ty: VariantType,
+    pub flags: u32,
+    /// Offset of the header in the input.
+    pub at: usize,
+}
+
+impl Header {
+    fn wide(&self) -> bool {
+        self.flags & FLAG_64 != 0
+    }
+}
+
+/// Reads Variant packets from a byte slice, borrowing strings and bytes from it.
+///
+/// Most callers want [`from_slice`](crate::from_slice) or [`Config::from_slice`]; this
+/// type is for driving serde by hand.
+///
+/// ```
+/// use serde::Deserialize;
+/// let cfg = godot_bin::Config::default();
+/// let bytes = [4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0];
+/// let mut de = godot_bin::Deserializer::from_slice(&bytes, &cfg)?;
+/// let s = <&str>::deserialize(&mut de)?;
+/// assert_eq!(s, "hi");
+/// assert!(de.remaining().is_empty());
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub struct Deserializer<'de> {
+    pub(crate) reader: Reader<'de>,
+    pub(crate) spec: &'static DialectSpec,
+    pub(crate) config: Config,
+    /// Nesting depth of the value read next (the top level is 0).
+    depth: usize,
+    /// Where NodePath padding lies, when recording (see [`nodepath_padding`]).
+    pub(crate) nodepath_pads: Option<Vec<std::ops::Range<usize>>>,
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer reading `input` in `config`'s dialect.
+    pub fn from_slice(input: &'de [u8], config: &Config) -> Result<Self> {
+        Ok(Deserializer {
+            reader: Reader::new(input),
+            spec: config.spec()?,
+            config: config.clone(),
+            depth: 0,
+            nodepath_pads: None,
+        })
+    }
+
+    /// The input not consumed yet.
+    pub fn remaining(&self) -> &'de [u8] {
+        self.reader.rest()
+    }
+
+    /// Reads a header: the type is the low 8 bits (FORMAT.md §1.4), refused at or past the
+    /// dialect's `VARIANT_MAX`; the other bits are flags.
+    pub(crate) fn header(&mut self) -> Result<Header> {
+        let at = self.reader.pos();
+        if self.depth > self.config.max_depth {
+            return Err(self
+                .reader
+                .error(ErrorKind::DepthExceeded(self.config.max_depth)));
+        }
+        let word = self.reader.u32()?;
+        let id = word & 0xFF;
+        let ty = self.spec.type_of(id).ok_or_else(|| {
+            self.reader.error_at(
+                ErrorKind::UnknownTypeId {
+                    id,
+                    dialect: self.config.dialect,
+                },
+                at,
+            )
+        })?;
+        Ok(Header {
+            ty,
+            flags: word & !0xFF,
+            at,
+        })
+    }
+
+    /// The next header, without consuming it.
+    fn peek_header(&mut self) -> Result<Header> {
+        let saved = self.reader.clone();
+        let header = self.header();
+        self.reader = saved;
+        header
+    }
+
+    pub(crate) fn enter(&mut self) {
+        self.depth += 1;
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Bytes per real in a math payload with this header: 8 only for a flagged Godot 4
+    /// packet (Godot 3 and Pandemonium read f32 whatever the flag says).
+    fn real_size(&self, h: &Header, ty: VariantType) -> usize {
+        if h.wide() && self.spec.double_math_flag && ty.has_real_components() {
+            8
+        } else {
+            4
+        }
+    }
+
+    fn mismatch(&self, expected: impl Into<String>, h: &Header) -> Error {
+        self.reader.error_at(
+            ErrorKind::TypeMismatch {
+                expected: expected.into(),
+                found: h.ty,
+            },
+            h.at,
+        )
+    }
+
+    /// Godot 4 typed-container data for one kind field (FORMAT.md §2.8).
+    pub(crate) fn container_type(&mut self, kind: u32) -> Result<ElementType> {
+        Ok(match kind {
+            0 => ElementType::Untyped,
+            1 => {
+                let at = self.reader.pos();
+                let id = self.reader.u32()?;
+                let ty = self.spec.type_of(id).ok_or_else(|| {
+                    self.reader.error_at(
+                        ErrorKind::UnknownTypeId {
+                            id,
+                            dialect: self.config.dialect,
+                        },
+                        at,
+                    )
+                })?;
+                ElementType::Builtin(ty)
+            }
+            2 => ElementType::ClassName(self.reader.string()?.to_owned()),
+            _ => ElementType::Script(self.reader.string()?.to_owned()),
+        })
+    }
+
+    /// The element types of an Array or Dictionary header (none before Godot 4.3).
+    pub(crate) fn container_types(&mut self, h: &Header) -> Result<(ElementType, ElementType)> {
+        if !self.spec.typed_containers {
+            return Ok((ElementType::Untyped, ElementType::Untyped));
+        }
+        let first = self.container_type((h.flags >> 16) & 3)?;
+        let second = match h.ty {
+            VariantType::Dictionary => self.container_type((h.flags >> 18) & 3)?,
+            _ => ElementType::Untyped,
+        };
+        Ok((first, second))
+    }
+
+    /// Presents the payload of the packet whose header `h` was just read.
+    fn visit_payload<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        let r = &mut self.reader;
+        match h.ty {
+            VariantType::Nil => visitor.visit_unit(),
+            VariantType::Bool => visitor.visit_bool(r.u32()? != 0),
+            VariantType::Int if h.wide() => visitor.visit_i64(r.i64()?),
+            VariantType::Int => visitor.visit_i64(r.i32()?.into()),
+            VariantType::Float if h.wide() => visitor.visit_f64(r.f64()?),
+            VariantType::Float => visitor.visit_f64(r.f32()?.into()),
+            VariantType::String => visitor.visit_borrowed_str(r.string()?),
+            VariantType::Array => {
+                self.container_types(&h)?;
+                let count = self.reader.container_count(4)?;
+                ArrayAccess::visit(self, count, visitor)
+            }
+            VariantType::Dictionary => {
+                self.container_types(&h)?;
+                let count = self.reader.container_count(8)?;
+                DictionaryAccess::visit(self, count, visitor)
+            }
+            VariantType::Object if h.wide() => visitor.visit_u64(r.u64()?),
+            ty => {
+                let b = builtin::by_type(ty).ok_or_else(|| self.mismatch("a known type", &h))?;
+                self.builtin_payload(b, h, visitor, false)
+            }
+        }
+    }
+
+    /// Reads a packet that must be the builtin `b` and presents it.
+    fn builtin<V: Visitor<'de>>(
+        &mut self,
+        b: &'static Builtin,
+        visitor: V,
+        newtype: bool,
+    ) -> Result<V::Value> {
+        let h = self.header()?;
+        let as_id = b.name == OBJECT_ID;
+        if h.ty != b.ty || (h.ty == VariantType::Object && h.wide() != as_id) {
+            return Err(self.mismatch(b.name.trim_start_matches("$godot_bin::"), &h));
+        }
+        self.builtin_payload(b, h, visitor, newtype)
+    }
+
+    /// Presents a builtin's payload; `newtype` wraps it for a newtype struct's visitor.
+    fn builtin_payload<V: Visitor<'de>>(
+        &mut self,
+        b: &'static Builtin,
+        h: Header,
+        visitor: V,
+        newtype: bool,
+    ) -> Result<V::Value> {
+        let real = self.real_size(&h, b.ty);
+        match b.form {
+            Form::Fixed(_) => {
+                let shape = b.fixed_shape(self.spec).expect("fixed form");
+                if let Shape::Group([]) = shape {
+                    // Callable: the type alone.
+                    return visitor.visit_unit();
+                }
+                let payload = PayloadDe::new(self, shape, real);
+                if newtype {
+                    visitor.visit_newtype_struct(payload)
+                } else {
+                    de::Deserializer::deserialize_any(payload, visitor)
+                }
+            }
+            Form::Packed(elem) => {
+                let packed = PackedDe::read(self, elem, real)?;
+                if newtype {
+                    visitor.visit_newtype_struct(packed)
+                } else {
+                    de::Deserializer::deserialize_any(packed, visitor)
+                }
+            }
+            Form::Bytes => {
+                let bytes = BytesDe::read(self)?;
+                if newtype {
+                    visitor.visit_newtype_struct(bytes)
+                } else {
+                    de::Deserializer::deserialize_any(bytes, visitor)
+                }
+            }
+            Form::NodePath => payload::visit_node_path(self, visitor),
+            Form::Object => {
+                if !self.config.allow_objects {
+                    return Err(self.reader.error_at(ErrorKind::ObjectsNotAllowed, h.at));
+                }
+                payload::visit_object(self, visitor)
+            }
+            Form::TypedArray | Form::TypedDictionary => {
+                Err(self.mismatch("a typed container via Variant", &h))
+            }
+        }
+    }
+
+    /// Decodes the next packet into a [`Variant`](crate::Variant), keeping every detail
+    /// needed to re-encode the same bytes.
+    pub(crate) fn decode_variant(&mut self) -> Result<crate::Variant> {
+        use crate::Variant as V;
+        use serde::Deserialize;
+        let start = self.reader.clone();
+        let h = self.header()?;
+        let r = &mut self.reader;
+        macro_rules! typed {
+            ($($name:ident),*) => {
+                match h.ty {
+                    $(VariantType::$name => {
+                        self.reader = start;
+                        V::$name(Deserialize::deserialize(&mut *self)?)
+                    })*
+                    VariantType::Object if h.wide() => V::ObjectId(crate::ObjectId(r.u64()?)),
+                    VariantType::Object => {
+                        self.reader = start;
+                        V::Object(Deserialize::deserialize(&mut *self)?)
+                    }
+                    _ => unreachable!("scalars and containers are matched below"),
+                }
+            };
+        }
+        Ok(match h.ty {
+            VariantType::Nil => V::Nil,
+            VariantType::Bool => V::Bool(r.u32()? != 0),
+            VariantType::Int if h.wide() => V::Int(r.i64()?),
+            VariantType::Int => V::Int(r.i32()?.into()),
+            VariantType::Float if h.wide() => V::Float(r.f64()?),
+            VariantType::Float => V::Float(r.f32()?.into()),
+            VariantType::String => V::String(r.string()?.to_owned()),
+            VariantType::Array => V::Array(variant::decode_array(self, &h)?),
+            VariantType::Dictionary => V::Dictionary(variant::decode_dictionary(self, &h)?),
+            _ => typed!(
+                Vector2,
+                Vector2i,
+                Rect2,
+                Rect2i,
+                Vector3,
+                Vector3i,
+                Transform2D,
+                Vector4,
+                Vector4i,
+                Plane,
+                Quaternion,
+                Aabb,
+                Basis,
+                Transform3D,
+                Projection,
+                Color,
+                StringName,
+                NodePath,
+                Rid,
+                Callable,
+                Signal,
+                PackedByteArray,
+                PackedInt32Array,
+                PackedInt64Array,
+                PackedFloat32Array,
+                PackedFloat64Array,
+                PackedStringArray,
+                PackedVector2Array,
+                PackedVector3Array,
+                PackedColorArray,
+                PackedVector4Array,
+                PackedVector2iArray,
+                PackedVector3iArray,
+                PackedVector4iArray
+            ),
+        })
+    }
+
+    /// Reads an INT (or, for float targets, a FLOAT) for a typed number, checking range.
+    fn number(&mut self) -> Result<(Header, Number)> {
+        let h = self.header()?;
+        let r = &mut self.reader;
+        let n = match h.ty {
+            VariantType::Int if h.wide() => Number::Int(r.i64()?),
+            VariantType::Int => Number::Int(r.i32()?.into()),
+            VariantType::Float if h.wide() => Number::Float(r.f64()?),
+            VariantType::Float => Number::Float(r.f32()?.into()),
+            _ => Number::Other,
+        };
+        Ok((h, n))
+    }
+}
+
+enum Number {
+    Int(i64),
+    Float(f64),
+    Other,
+}
+
+/// Typed integer entry points: an INT that does not fit the Rust type is a
+/// `NumberOutOfRange` error naming both; other packet types go to `deserialize_any`, whose
+/// visitor reports the type mismatch.
+macro_rules! deserialize_int {
+    ($($method:ident => $visit:ident: $ty:ty),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.reader.clone();
+            match self.number()? {
+                (h, Number::Int(v)) => match <$ty>::try_from(v) {
+                    Ok(n) => visitor.$visit(n),
+                    Err(_) => Err(self.reader.error_at(
+                        ErrorKind::NumberOutOfRange { value: v.to_string(), target: stringify!($ty) },
+                        h.at,
+                    )),
+                },
+                _ => {
+                    self.reader = start;
+                    self.deserialize_any(visitor)
+                }
+            }
+        }
+    )*};
+}
+
+macro_rules! deserialize_float {
+    ($($method:ident => $visit:ident: $ty:ty),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.reader.clone();
+            match self.number()? {
+                (_, Number::Float(v)) => visitor.$visit(v as $ty),
+                (_, Number::Int(v)) => visitor.$visit(v as $ty),
+                _ => {
+                    self.reader = start;
+                    self.deserialize_any(visitor)
+                }
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        true
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.header()?;
+        self.visit_payload(h, visitor)
+    }
+
+    deserialize_int!(
+        deserialize_i8 => visit_i8: i8, deserialize_i16 => visit_i16: i16,
+        deserialize_i32 => visit_i32: i32, deserialize_i64 => visit_i64: i64,
+        deserialize_u8 => visit_u8: u8, deserialize_u16 => visit_u16: u16,
+        deserialize_u32 => visit_u32: u32, deserialize_u64 => visit_u64: u64,
+        deserialize_i128 => visit_i128: i128, deserialize_u128 => visit_u128: u128
+    );
+    deserialize_float!(deserialize_f32 => visit_f32: f32, deserialize_f64 => visit_f64: f64);
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek_header()?.ty == VariantType::Nil {
+            self.header()?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.peek_header()?;
+        match h.ty {
+            VariantType::String | VariantType::StringName => {
+                self.header()?;
+                visitor.visit_borrowed_str(self.reader.string()?)
+            }
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match builtin::by_name(name) {
+            Some(b) => self.builtin(b, visitor, false),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name == variant::TOKEN {
+            let value = self.decode_variant()?;
+            return variant::hand_over(value, visitor);
+        }
+        match builtin::by_name(name) {
+            Some(b) => self.builtin(b, visitor, true),
+            None => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match builtin::by_name(name) {
+            Some(b) => self.builtin(b, visitor, false),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.header()?;
+        match h.ty {
+            VariantType::String | VariantType::StringName => {
+                let name = self.reader.string()?;
+                visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name))
+            }
+            VariantType::Dictionary => {
+                self.container_types(&h)?;
+                let at = self.reader.pos();
+                if self.reader.container_count(8)? != 1 {
+                    return Err(self.reader.error_at(
+                        ErrorKind::InvalidData(
+                            "an enum needs a one-entry Dictionary {variant: content}",
+                        ),
+                        at,
+                    ));
+                }
+                self.enter();
+                let value = visitor.visit_enum(EnumAccess { de: self })?;
+                self.leave();
+                Ok(value)
+            }
+            _ => Err(self.mismatch("an enum (a String or a one-entry Dictionary)", &h)),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool char unit seq tuple tuple_struct map ignored_any
+    }
+}
+
+/// The byte ranges of NodePath padding in the packet at the start of `bytes`: the only
+/// bytes real engines leave unwritten (godotengine/godot#44999), so that tests comparing
+/// against engine output can ignore exactly them. Not part of the stable API.
+#[doc(hidden)]
+pub fn nodepath_padding(bytes: &[u8], config: &Config) -> Result<Vec<std::ops::Range<usize>>> {
+    let mut de = Deserializer::from_slice(bytes, config)?;
+    de.nodepath_pads = Some(Vec::new());
+    de.decode_variant()?;
+    Ok(de.nodepath_pads.unwrap_or_default())
+}

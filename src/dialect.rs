@@ -1,0 +1,479 @@
+//! The per-dialect facts, in one table: which types exist, their wire ids, and the few
+//! rules that differ between engines. The serializer and the deserializer both consult
+//! [`DialectSpec`]; no other module knows a type id.
+
+use std::fmt;
+
+/// Which engine's wire format to speak.
+///
+/// Engines differ in their type-id tables and in a handful of payload rules, so bytes
+/// written for one are not readable by another. [`Dialect::Godot4`] is the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Godot 4.x (`var_to_bytes` / `bytes_to_var`): 39 types, typed containers (4.3+).
+    #[default]
+    Godot4,
+    /// Godot 3.x (3.1 and later; `var2bytes` / `bytes2var`): 27 types.
+    Godot3,
+    /// Godot 2.1 (not yet supported: encoding and decoding return
+    /// [`ErrorKind::UnsupportedDialect`](crate::ErrorKind::UnsupportedDialect)).
+    Godot2,
+    /// Pandemonium 3.8 to 4.x (the 38-type table): Godot 3 rules with Godot 4-style extra
+    /// types (`Vector2i`, `Vector4`, `Projection`, `StringName`, integer pool arrays...).
+    Pandemonium,
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.spec().name)
+    }
+}
+
+/// Every type that exists in at least one dialect, named as in Godot 4 where Godot 4 has it.
+///
+/// The discriminant is this crate's own index, never a wire id: wire ids come from the
+/// dialect table.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde_derive::Serialize,
+    serde_derive::Deserialize,
+)]
+#[non_exhaustive]
+pub enum VariantType {
+    /// `null` (`NIL`).
+    Nil,
+    /// `bool`.
+    Bool,
+    /// `int` (a 64-bit integer; 32-bit on the wire when it fits).
+    Int,
+    /// `float` (`real` in Godot 3): a double, 32-bit on the wire when exact.
+    Float,
+    /// `String`.
+    String,
+    /// `Vector2`.
+    Vector2,
+    /// `Vector2i`.
+    Vector2i,
+    /// `Rect2`.
+    Rect2,
+    /// `Rect2i`.
+    Rect2i,
+    /// `Vector3`.
+    Vector3,
+    /// `Vector3i`.
+    Vector3i,
+    /// `Transform2D` (`Matrix32` in Godot 2).
+    Transform2D,
+    /// `Vector4`.
+    Vector4,
+    /// `Vector4i`.
+    Vector4i,
+    /// `Plane`.
+    Plane,
+    /// `Quaternion` (`Quat` in Godot 3).
+    Quaternion,
+    /// `AABB` (`Rect3` in Godot 2).
+    Aabb,
+    /// `Basis` (`Matrix3` in Godot 2).
+    Basis,
+    /// `Transform3D` (`Transform` in Godot 3).
+    Transform3D,
+    /// `Projection`.
+    Projection,
+    /// `Color`.
+    Color,
+    /// `StringName`.
+    StringName,
+    /// `NodePath`.
+    NodePath,
+    /// `RID`.
+    Rid,
+    /// `Object`: an instance id or a full object.
+    Object,
+    /// `Callable`.
+    Callable,
+    /// `Signal`.
+    Signal,
+    /// `Dictionary`.
+    Dictionary,
+    /// `Array`.
+    Array,
+    /// `PackedByteArray` (`PoolByteArray` in Godot 3, `RawArray` in Godot 2).
+    PackedByteArray,
+    /// `PackedInt32Array` (`PoolIntArray` in Godot 3, `IntArray` in Godot 2).
+    PackedInt32Array,
+    /// `PackedInt64Array`.
+    PackedInt64Array,
+    /// `PackedFloat32Array` (`PoolRealArray` in Godot 3, `RealArray` in Godot 2).
+    PackedFloat32Array,
+    /// `PackedFloat64Array`.
+    PackedFloat64Array,
+    /// `PackedStringArray` (`PoolStringArray` in Godot 3, `StringArray` in Godot 2).
+    PackedStringArray,
+    /// `PackedVector2Array` (`PoolVector2Array` in Godot 3).
+    PackedVector2Array,
+    /// `PackedVector3Array` (`PoolVector3Array` in Godot 3).
+    PackedVector3Array,
+    /// `PackedColorArray` (`PoolColorArray` in Godot 3).
+    PackedColorArray,
+    /// `PackedVector4Array` (Godot 4.3+; `PoolVector4Array` in Pandemonium).
+    PackedVector4Array,
+    /// `PoolVector2iArray` (Pandemonium only).
+    PackedVector2iArray,
+    /// `PoolVector3iArray` (Pandemonium only).
+    PackedVector3iArray,
+    /// `PoolVector4iArray` (Pandemonium only).
+    PackedVector4iArray,
+}
+
+use VariantType as T;
+
+impl VariantType {
+    /// Number of variants, for tables indexed by `VariantType as usize`.
+    pub(crate) const COUNT: usize = T::PackedVector4iArray as usize + 1;
+
+    /// The type with this crate's index `i` (its discriminant), for decoding the index
+    /// back from a serialized `VariantType`.
+    pub(crate) fn from_index(i: u32) -> Option<VariantType> {
+        const EXTRA: &[VariantType] = &[
+            T::PackedVector2iArray,
+            T::PackedVector3iArray,
+            T::PackedVector4iArray,
+        ];
+        GODOT4_TYPES
+            .iter()
+            .chain(EXTRA)
+            .copied()
+            .find(|t| *t as u32 == i)
+    }
+
+    /// The type's name as Godot 4 spells it (or the engine that has it, for the rest).
+    pub fn name(self) -> &'static str {
+        match self {
+            T::Nil => "Nil",
+            T::Bool => "bool",
+            T::Int => "int",
+            T::Float => "float",
+            T::String => "String",
+            T::Vector2 => "Vector2",
+            T::Vector2i => "Vector2i",
+            T::Rect2 => "Rect2",
+            T::Rect2i => "Rect2i",
+            T::Vector3 => "Vector3",
+            T::Vector3i => "Vector3i",
+            T::Transform2D => "Transform2D",
+            T::Vector4 => "Vector4",
+            T::Vector4i => "Vector4i",
+            T::Plane => "Plane",
+            T::Quaternion => "Quaternion",
+            T::Aabb => "AABB",
+            T::Basis => "Basis",
+            T::Transform3D => "Transform3D",
+            T::Projection => "Projection",
+            T::Color => "Color",
+            T::StringName => "StringName",
+            T::NodePath => "NodePath",
+            T::Rid => "RID",
+            T::Object => "Object",
+            T::Callable => "Callable",
+            T::Signal => "Signal",
+            T::Dictionary => "Dictionary",
+            T::Array => "Array",
+            T::PackedByteArray => "PackedByteArray",
+            T::PackedInt32Array => "PackedInt32Array",
+            T::PackedInt64Array => "PackedInt64Array",
+            T::PackedFloat32Array => "PackedFloat32Array",
+            T::PackedFloat64Array => "PackedFloat64Array",
+            T::PackedStringArray => "PackedStringArray",
+            T::PackedVector2Array => "PackedVector2Array",
+            T::PackedVector3Array => "PackedVector3Array",
+            T::PackedColorArray => "PackedColorArray",
+            T::PackedVector4Array => "PackedVector4Array",
+            T::PackedVector2iArray => "PackedVector2iArray",
+            T::PackedVector3iArray => "PackedVector3iArray",
+            T::PackedVector4iArray => "PackedVector4iArray",
+        }
+    }
+
+    /// Types whose real components become 8 bytes, with header bit 16, in a Godot 4
+    /// double-precision build (FORMAT.md §2.9). Color stays f32.
+    pub(crate) fn has_real_components(self) -> bool {
+        matches!(
+            self,
+            T::Vector2
+                | T::Vector3
+                | T::Vector4
+                | T::Rect2
+                | T::Transform2D
+                | T::Plane
+                | T::Quaternion
+                | T::Aabb
+                | T::Basis
+                | T::Transform3D
+                | T::Projection
+                | T::PackedVector2Array
+                | T::PackedVector3Array
+                | T::PackedVector4Array
+        )
+    }
+}
+
+impl fmt::Display for VariantType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a dialect writes for an RID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RidForm {
+    /// Godot 4: the u64 id.
+    Id64,
+    /// Godot 3, Pandemonium: the header alone; the id is not sent.
+    HeaderOnly,
+}
+
+/// One row of the dialect table.
+#[derive(Debug)]
+pub(crate) struct DialectSpec {
+    /// The engine's name, for messages.
+    pub name: &'static str,
+    /// Wire id → type. The index is the id; the length is the engine's `VARIANT_MAX`.
+    pub types: &'static [VariantType],
+    /// Type → wire id (`NO_ID` where the type does not exist), derived from `types`.
+    ids: [u8; VariantType::COUNT],
+    /// Whether the crate speaks this dialect yet.
+    pub supported: bool,
+    /// Godot 4.3+ typed Array / 4.4+ typed Dictionary header bits.
+    pub typed_containers: bool,
+    /// Godot 4 double builds flag their math types with bit 16 and write f64 components;
+    /// Godot 3 and Pandemonium double builds narrow them to f32 unflagged.
+    pub double_math_flag: bool,
+    /// RID payload.
+    pub rid: RidForm,
+    /// The engine's own recursion limit (`Variant::MAX_RECURSION_DEPTH`).
+    pub max_depth: usize,
+}
+
+const NO_ID: u8 = u8::MAX;
+
+impl DialectSpec {
+    const fn new(name: &'static str, types: &'static [VariantType]) -> Self {
+        let mut ids = [NO_ID; VariantType::COUNT];
+        let mut i = 0;
+        while i < types.len() {
+            ids[types[i] as usize] = i as u8;
+            i += 1;
+        }
+        DialectSpec {
+            name,
+            types,
+            ids,
+            supported: true,
+            typed_containers: false,
+            double_math_flag: false,
+            rid: RidForm::HeaderOnly,
+            max_depth: 1024,
+        }
+    }
+
+    /// The wire id of `ty`, or `None` if the dialect lacks the type.
+    #[inline]
+    pub fn id_of(&self, ty: VariantType) -> Option<u32> {
+        match self.ids[ty as usize] {
+            NO_ID => None,
+            id => Some(id as u32),
+        }
+    }
+
+    /// The type with wire id `id`, or `None` for an id at or past `VARIANT_MAX`.
+    #[inline]
+    pub fn type_of(&self, id: u32) -> Option<VariantType> {
+        self.types.get(id as usize).copied()
+    }
+}
+
+/// Godot 4.4 `Variant::Type` (FORMAT.md §2.1, engine-verified by godot4.tsv).
+const GODOT4_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Vector2,
+    T::Vector2i,
+    T::Rect2,
+    T::Rect2i,
+    T::Vector3,
+    T::Vector3i,
+    T::Transform2D,
+    T::Vector4,
+    T::Vector4i,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Projection,
+    T::Color,
+    T::StringName,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::Callable,
+    T::Signal,
+    T::Dictionary,
+    T::Array,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedInt64Array,
+    T::PackedFloat32Array,
+    T::PackedFloat64Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector3Array,
+    T::PackedColorArray,
+    T::PackedVector4Array,
+];
+
+/// Godot 3.x `Variant::Type` (FORMAT.md §3.1, engine-verified by godot3.tsv).
+const GODOT3_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Vector2,
+    T::Rect2,
+    T::Vector3,
+    T::Transform2D,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Color,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::Dictionary,
+    T::Array,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedFloat32Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector3Array,
+    T::PackedColorArray,
+];
+
+/// Pandemonium v3.8–v4.9 (FORMAT.md §5.1 column P2, engine-verified by pandemonium.tsv).
+const PANDEMONIUM_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Rect2,
+    T::Rect2i,
+    T::Vector2,
+    T::Vector2i,
+    T::Vector3,
+    T::Vector3i,
+    T::Vector4,
+    T::Vector4i,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Transform2D,
+    T::Projection,
+    T::Color,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::StringName,
+    T::Dictionary,
+    T::Array,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedFloat32Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector2iArray,
+    T::PackedVector3Array,
+    T::PackedVector3iArray,
+    T::PackedVector4Array,
+    T::PackedVector4iArray,
+    T::PackedColorArray,
+];
+
+static GODOT4: DialectSpec = DialectSpec {
+    typed_containers: true,
+    double_math_flag: true,
+    rid: RidForm::Id64,
+    ..DialectSpec::new("Godot 4", GODOT4_TYPES)
+};
+static GODOT3: DialectSpec = DialectSpec::new("Godot 3", GODOT3_TYPES);
+static GODOT2: DialectSpec = DialectSpec {
+    supported: false,
+    ..DialectSpec::new("Godot 2.1", &[])
+};
+static PANDEMONIUM: DialectSpec = DialectSpec::new("Pandemonium", PANDEMONIUM_TYPES);
+
+impl Dialect {
+    /// This dialect's row of the table.
+    pub(crate) fn spec(self) -> &'static DialectSpec {
+        match self {
+            Dialect::Godot4 => &GODOT4,
+            Dialect::Godot3 => &GODOT3,
+            Dialect::Godot2 => &GODOT2,
+            Dialect::Pandemonium => &PANDEMONIUM,
+        }
+    }
+
+    /// Whether `ty` exists in this dialect.
+    pub fn has_type(self, ty: VariantType) -> bool {
+        self.spec().id_of(ty).is_some()
+    }
+
+    /// The wire id of `ty` in this dialect, if the dialect has the type.
+    pub fn type_id(self, ty: VariantType) -> Option<u32> {
+        self.spec().id_of(ty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_through_the_reverse_table() {
+        for d in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
+            let spec = d.spec();
+            for (id, ty) in spec.types.iter().enumerate() {
+                assert_eq!(spec.id_of(*ty), Some(id as u32), "{d} {ty}");
+            }
+        }
+    }
+
+    #[test]
+    fn variant_max_matches_the_engines() {
+        assert_eq!(GODOT4_TYPES.len(), 39);
+        assert_eq!(GODOT3_TYPES.len(), 27);
+        assert_eq!(PANDEMONIUM_TYPES.len(), 38);
+        assert_eq!(Dialect::Godot4.type_id(T::Dictionary), Some(27));
+        assert_eq!(Dialect::Godot3.type_id(T::Dictionary), Some(18));
+        assert_eq!(Dialect::Pandemonium.type_id(T::Dictionary), Some(25));
+        assert_eq!(Dialect::Godot3.type_id(T::StringName), None);
+    }
+}

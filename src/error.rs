@@ -1,0 +1,156 @@
+//! The crate's error: what went wrong ([`ErrorKind`]) and, when decoding, the byte offset.
+
+use crate::dialect::{Dialect, VariantType};
+use std::fmt;
+
+/// What went wrong. Match on it to tell hostile input from a bug in your own types.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside a value.
+    #[error("unexpected end of input")]
+    UnexpectedEof,
+    /// A header names a type id the dialect does not have (at or past `VARIANT_MAX`).
+    #[error("unknown type id {id} for {dialect}")]
+    UnknownTypeId {
+        /// The header's type id.
+        id: u32,
+        /// The dialect that was decoding.
+        dialect: Dialect,
+    },
+    /// A string's bytes are not valid UTF-8 (or encode a character the engine refuses).
+    #[error("invalid UTF-8 in a string")]
+    InvalidUtf8,
+    /// A length or count is negative, or larger than the bytes that follow.
+    #[error("length {0} out of range")]
+    LengthOutOfRange(i64),
+    /// Containers nest deeper than the configured limit.
+    #[error("nesting deeper than {0} levels")]
+    DepthExceeded(usize),
+    /// A full object was found and [`Config::allow_objects`](crate::Config::allow_objects) is off.
+    #[error("full objects are not allowed (enable Config::allow_objects)")]
+    ObjectsNotAllowed,
+    /// The value uses a type that the dialect does not have.
+    #[error("{ty} does not exist in {dialect}")]
+    TypeNotInDialect {
+        /// The type.
+        ty: VariantType,
+        /// The dialect.
+        dialect: Dialect,
+    },
+    /// The dialect is not implemented yet.
+    #[error("{0} is not supported yet")]
+    UnsupportedDialect(Dialect),
+    /// A number does not fit the target: a u64 above `i64::MAX`, an int for an `u8` field...
+    #[error("{value} does not fit in {target}")]
+    NumberOutOfRange {
+        /// The value, as text.
+        value: String,
+        /// The Rust type or wire slot it was meant for.
+        target: &'static str,
+    },
+    /// The packet holds a different type from the one asked for.
+    #[error("expected {expected}, found {found}")]
+    TypeMismatch {
+        /// What the caller's type asked for.
+        expected: String,
+        /// What the packet holds.
+        found: VariantType,
+    },
+    /// Bytes remain after the value (use `take_from_slice` for buffers of several packets).
+    #[error("{0} trailing bytes after the value")]
+    TrailingBytes(usize),
+    /// Structurally invalid data the engine would also refuse.
+    #[error("invalid data: {0}")]
+    InvalidData(&'static str),
+    /// A value Rust can describe but the format cannot carry.
+    #[error("cannot encode: {0}")]
+    Unsupported(String),
+    /// A message from a `Serialize` or `Deserialize` implementation.
+    #[error("{0}")]
+    Custom(String),
+    /// Reading or writing failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// An encoding or decoding error, with the byte offset where decoding failed.
+#[derive(Debug)]
+pub struct Error {
+    kind: Box<ErrorKind>,
+    offset: Option<usize>,
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error of `kind` at byte `offset` of the input.
+    pub fn at(kind: ErrorKind, offset: usize) -> Self {
+        Error {
+            kind: Box::new(kind),
+            offset: Some(offset),
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The byte offset in the input where decoding failed, if the error came from decoding.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// Sets the offset if none is known yet (errors raised by visitors learn it late).
+    pub(crate) fn or_at(mut self, offset: usize) -> Self {
+        self.offset.get_or_insert(offset);
+        self
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error {
+            kind: Box::new(kind),
+            offset: None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        ErrorKind::Io(e).into()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(at) => write!(f, "{} at byte offset {at}", self.kind),
+            None => fmt::Display::fmt(&self.kind, f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &*self.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl serde::ser::Error for Error {
+    fn custom<M: fmt::Display>(msg: M) -> Self {
+        ErrorKind::Custom(msg.to_string()).into()
+    }
+}
+
+impl serde::de::Error for Error {
+    fn custom<M: fmt::Display>(msg: M) -> Self {
+        ErrorKind::Custom(msg.to_string()).into()
+    }
+}

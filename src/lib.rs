@@ -1,0 +1,149 @@
+//! # godot_bin
+//!
+//! A serde data format for the Godot engine's binary Variant serialization: the bytes that
+//! GDScript's `var_to_bytes` / `bytes_to_var` (`var2bytes` / `bytes2var` in Godot 3),
+//! `FileAccess.store_var` / `get_var` and `StreamPeer` / `PacketPeer` `put_var` / `get_var`
+//! write and read. Byte-exact with real engines: Godot 4.x (the default), Godot 3.x and
+//! Pandemonium.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use godot_bin::{NodePath, Variant, Vector3};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Player {
+//!     name: String,
+//!     hp: i32,
+//!     pos: Vector3,
+//!     path: NodePath,
+//! }
+//!
+//! let player = Player {
+//!     name: "Ada".into(),
+//!     hp: 100,
+//!     pos: Vector3::new(1.0, 2.0, 3.0),
+//!     path: NodePath::from("../Enemy:position"),
+//! };
+//! let bytes = godot_bin::to_vec(&player)?; // what bytes_to_var reads
+//! let back: Player = godot_bin::from_slice(&bytes)?;
+//! assert_eq!(back, player);
+//!
+//! // When the shape is not known in advance:
+//! let any: Variant = godot_bin::from_slice(&bytes)?;
+//! assert_eq!(any.get("hp"), Some(&Variant::Int(100)));
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+//!
+//! ## How serde's data model maps to Variant types
+//!
+//! | Rust / serde | Variant packet |
+//! |---|---|
+//! | `bool` | BOOL |
+//! | every integer type | INT: 32-bit when the value fits in `i32`, else 64-bit with the 64-bit flag; a `u64` (or `i128`/`u128`) outside `i64` is an error, never a wrap |
+//! | `f32`, `f64` | FLOAT: 32-bit when the value survives a round trip through `f32` (0.5, INF), else 64-bit (0.1, NaN), as the engine decides |
+//! | `char`, `&str`, `String` | STRING |
+//! | `serde_bytes` bytes (`&[u8]`, `ByteBuf`) | PackedByteArray (a plain `Vec<u8>` is an Array of ints, as serde defines it) |
+//! | `None`, `()`, unit struct | NIL |
+//! | `Some(v)`, newtype struct | the content |
+//! | seq, tuple, tuple struct (`Vec<T>`, `(A, B)`, `[T; N]`) | ARRAY |
+//! | map (`HashMap`, `BTreeMap`) | DICTIONARY, keys of any type |
+//! | struct | DICTIONARY with String field names as keys, in declaration order |
+//! | unit enum variant | STRING of the variant's name |
+//! | newtype, tuple and struct variants | a one-entry DICTIONARY `{name: content}` (serde's externally tagged form, as serde_json writes it) |
+//! | [`Vector2`], [`Vector3`], [`Color`], [`NodePath`], [`PackedVector3Array`], ... | that builtin's own packet type |
+//! | [`Variant`] | whatever it holds, byte for byte |
+//!
+//! Decoding is self-describing (`deserialize_any` works), so `#[serde(untagged)]`,
+//! `#[serde(flatten)]`, `Option` and `HashMap<String, _>` work. A struct decodes from a
+//! Dictionary whose keys are String or StringName. An INT decodes into a narrower Rust
+//! integer only when it fits; otherwise [`ErrorKind::NumberOutOfRange`] names the Rust type
+//! and the value. An INT decodes into a float field; a FLOAT into an `f32` field is
+//! rounded, as the engine's own `float` → `real_t` conversion rounds it.
+//!
+//! Through other serde formats (serde_json...) the builtin types serialize as ordinary
+//! structs (`{"x":1.0,"y":2.0,"z":3.0}`) and sequences.
+//!
+//! ## Dialects and options
+//!
+//! [`Config`] carries the [`Dialect`] and the options that change bytes:
+//!
+//! ```
+//! use godot_bin::{Config, Dialect};
+//! let godot3 = Config::new(Dialect::Godot3);
+//! let bytes = godot3.to_vec(&godot_bin::Vector3::new(1.0, 2.0, 3.0))?;
+//! assert_eq!(bytes[0], 7); // VECTOR3 is type 7 in Godot 3, 9 in Godot 4
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+//!
+//! A type the chosen dialect lacks (a `Vector2i` for Godot 3) is an error at encode time,
+//! never written with another engine's id.
+//!
+//! ## Objects
+//!
+//! A null object is NIL. An object sent as its id decodes to [`ObjectId`] (or
+//! `Variant::ObjectId`) always. A full object (class name and properties) decodes only
+//! with [`Config::allow_objects`], as the engine's `bytes_to_var` refuses it otherwise;
+//! decoding never instantiates anything.
+//!
+//! ## Errors
+//!
+//! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
+//! [`offset`](Error::offset) is the byte where decoding failed. Lengths are checked
+//! against the bytes left before anything is allocated.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod builtin;
+mod config;
+mod de;
+mod dialect;
+mod error;
+mod ser;
+mod types;
+mod variant;
+mod wire;
+
+pub use config::Config;
+#[doc(hidden)]
+pub use de::nodepath_padding;
+pub use de::Deserializer;
+pub use dialect::{Dialect, VariantType};
+pub use error::{Error, ErrorKind, Result};
+pub use ser::{Compound, Serializer};
+pub use types::math::*;
+pub use types::names::{NodePath, StringName};
+pub use types::object::{Callable, Object, ObjectId, Rid, Signal};
+pub use types::packed::*;
+pub use variant::{Array, Dictionary, ElementType, Variant};
+
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::Serialize;
+
+/// Encodes `value` with the default [`Config`] (Godot 4, single precision).
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    Config::default().to_vec(value)
+}
+
+/// Encodes `value` with the default [`Config`] and writes it to `writer`.
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
+    Config::default().to_writer(writer, value)
+}
+
+/// Decodes one value that fills `bytes` exactly, with the default [`Config`]. Strings and
+/// `serde_bytes` byte slices borrow from `bytes`.
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    Config::default().from_slice(bytes)
+}
+
+/// Decodes the value at the start of `bytes` with the default [`Config`] and returns it
+/// with the bytes that follow it.
+pub fn take_from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8])> {
+    Config::default().take_from_slice(bytes)
+}
+
+/// Reads `reader` to its end and decodes the one value it holds, with the default
+/// [`Config`].
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    Config::default().from_reader(reader)
+}

@@ -1,0 +1,498 @@
+//! The serde [`Serializer`]: serde's data model in, Variant packets out.
+//!
+//! Ordinary Rust values map as the crate docs' table says. The builtin types
+//! ([`Vector3`](crate::Vector3), the packed arrays, [`NodePath`](crate::NodePath)...) are
+//! recognised by their private serde names and written as their own packet types, by the
+//! sinks in [`sinks`].
+
+mod sinks;
+
+use crate::builtin::{self, Builtin, Form};
+use crate::config::Config;
+use crate::dialect::{DialectSpec, VariantType};
+use crate::error::{Error, ErrorKind, Result};
+use crate::wire::{Put, FLAG_64};
+use serde::ser::{self, Serialize};
+use sinks::{BuiltinFields, PackedSink, ScalarSink};
+
+/// Writes one value as a Variant packet into a `Vec<u8>`.
+///
+/// Most callers want [`to_vec`](crate::to_vec) or [`Config::to_vec`]; this type is for
+/// driving serde by hand.
+///
+/// ```
+/// use serde::Serialize;
+/// let mut out = Vec::new();
+/// let cfg = godot_bin::Config::default();
+/// "hi".serialize(&mut godot_bin::Serializer::new(&mut out, &cfg)?)?;
+/// assert_eq!(out, [4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub struct Serializer<'a> {
+    pub(crate) out: &'a mut Vec<u8>,
+    pub(crate) spec: &'static DialectSpec,
+    config: Config,
+    /// Nesting depth of the value written next (the top level is 0).
+    depth: usize,
+}
+
+impl<'a> Serializer<'a> {
+    /// A serializer that appends to `out`, speaking `config`'s dialect.
+    pub fn new(out: &'a mut Vec<u8>, config: &Config) -> Result<Self> {
+        Ok(Serializer {
+            out,
+            spec: config.spec()?,
+            config: config.clone(),
+            depth: 0,
+        })
+    }
+
+    /// Writes a header for `ty`, refusing types the dialect lacks and values nested past
+    /// the depth limit.
+    pub(crate) fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+        if self.depth > self.config.max_depth {
+            return Err(ErrorKind::DepthExceeded(self.config.max_depth).into());
+        }
+        let id = self.spec.id_of(ty).ok_or(ErrorKind::TypeNotInDialect {
+            ty,
+            dialect: self.config.dialect,
+        })?;
+        self.out.put_u32(id | flags);
+        Ok(())
+    }
+
+    /// INT: 32-bit when the value fits, else 64-bit with the flag, as the engine writes it.
+    fn int(&mut self, v: i64) -> Result<()> {
+        match i32::try_from(v) {
+            Ok(small) => {
+                self.header(VariantType::Int, 0)?;
+                self.out.put_u32(small as u32);
+            }
+            Err(_) => {
+                self.header(VariantType::Int, FLAG_64)?;
+                self.out.put_u64(v as u64);
+            }
+        }
+        Ok(())
+    }
+
+    /// FLOAT: 32-bit when the value survives a round trip through f32 (so never NaN),
+    /// else 64-bit with the flag (FORMAT.md §2.3).
+    fn float(&mut self, v: f64) -> Result<()> {
+        if (v as f32) as f64 == v {
+            self.header(VariantType::Float, 0)?;
+            self.out.put_f32(v as f32);
+        } else {
+            self.header(VariantType::Float, FLAG_64)?;
+            self.out.put_f64(v);
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, v: &str) -> Result<()> {
+        self.header(VariantType::String, 0)?;
+        self.out.put_string(v);
+        Ok(())
+    }
+
+    /// Writes a container header and a count to patch later; elements go one level deeper.
+    fn open(&mut self, ty: VariantType) -> Result<usize> {
+        self.header(ty, 0)?;
+        let count_at = self.out.len();
+        self.out.put_u32(0);
+        self.depth += 1;
+        Ok(count_at)
+    }
+
+    /// Opens the one-entry Dictionary `{variant: ...}` of an externally tagged enum.
+    fn open_variant(&mut self, variant: &str) -> Result<()> {
+        self.header(VariantType::Dictionary, 0)?;
+        self.out.put_u32(1);
+        self.depth += 1;
+        self.string(variant)
+    }
+
+    /// Whether math types get f64 components and header bit 16 in this dialect.
+    fn wide_reals(&self, b: &Builtin) -> bool {
+        b.header_flags(self.spec, self.config.double_precision) & FLAG_64 != 0
+            && b.ty.has_real_components()
+    }
+
+    /// Writes a builtin's header and returns the sink for its payload.
+    fn builtin_scalar_sink(&mut self, b: &Builtin) -> Result<ScalarSink<'_>> {
+        self.header(
+            b.ty,
+            b.header_flags(self.spec, self.config.double_precision),
+        )?;
+        let wide = self.wide_reals(b);
+        Ok(ScalarSink::new(self.out, wide))
+    }
+
+    pub(crate) fn typed_containers(&self) -> Result<()> {
+        if self.spec.typed_containers {
+            Ok(())
+        } else {
+            Err(ErrorKind::Unsupported(format!(
+                "typed containers do not exist in {}",
+                self.config.dialect
+            ))
+            .into())
+        }
+    }
+
+    pub(crate) fn enter(&mut self) {
+        self.depth += 1;
+    }
+
+    pub(crate) fn leave(&mut self, levels: usize) {
+        self.depth -= levels;
+    }
+}
+
+fn out_of_range(value: impl ToString, target: &'static str) -> Error {
+    ErrorKind::NumberOutOfRange {
+        value: value.to_string(),
+        target,
+    }
+    .into()
+}
+
+impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'s, 'a>;
+    type SerializeTuple = Compound<'s, 'a>;
+    type SerializeTupleStruct = Compound<'s, 'a>;
+    type SerializeTupleVariant = Compound<'s, 'a>;
+    type SerializeMap = Compound<'s, 'a>;
+    type SerializeStruct = Compound<'s, 'a>;
+    type SerializeStructVariant = Compound<'s, 'a>;
+
+    fn is_human_readable(&self) -> bool {
+        // GDScript reads what it is sent: an address or a date is more use there as text
+        // than as the compact bytes a binary-only format would pick.
+        true
+    }
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.header(VariantType::Bool, 0)?;
+        self.out.put_u32(v as u32);
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.int(i64::try_from(v).map_err(|_| out_of_range(v, "int (i64)"))?)
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.int(i64::try_from(v).map_err(|_| out_of_range(v, "int (i64)"))?)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.int(i64::try_from(v).map_err(|_| out_of_range(v, "int (i64)"))?)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.float(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.float(v)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.string(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.header(VariantType::PackedByteArray, 0)?;
+        sinks::put_bytes(self.out, v);
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.header(VariantType::Nil, 0)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.header(VariantType::Nil, 0)
+    }
+    fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
+        match builtin::by_name(name) {
+            Some(b) => self.builtin_scalar_sink(b).map(drop),
+            None => self.serialize_unit(),
+        }
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        self.string(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let Some(b) = builtin::by_name(name) else {
+            return value.serialize(self);
+        };
+        match b.form {
+            Form::Fixed(_) => {
+                let absent = b.fixed_shape(self.spec).is_some_and(|s| s.min_size(4) == 0);
+                let sink = self.builtin_scalar_sink(b)?;
+                if absent {
+                    // A Godot 3 RID: the engine sends the type alone.
+                    return Ok(());
+                }
+                value.serialize(sink).map(drop)
+            }
+            Form::Packed(_) | Form::Bytes => {
+                self.header(
+                    b.ty,
+                    b.header_flags(self.spec, self.config.double_precision),
+                )?;
+                let wide = self.wide_reals(b);
+                value.serialize(PackedSink::new(self.out, wide))
+            }
+            _ => Err(ErrorKind::Unsupported(format!("{name} as a newtype")).into()),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.open_variant(variant)?;
+        value.serialize(&mut *self)?;
+        self.leave(1);
+        Ok(())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'s, 'a>> {
+        let count_at = self.open(VariantType::Array)?;
+        Ok(Compound::counted(self, count_at, 1))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'s, 'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'s, 'a>> {
+        self.open_variant(variant)?;
+        let count_at = self.open(VariantType::Array)?;
+        Ok(Compound::counted(self, count_at, 2))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'s, 'a>> {
+        let count_at = self.open(VariantType::Dictionary)?;
+        Ok(Compound::counted(self, count_at, 1))
+    }
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'s, 'a>> {
+        match builtin::by_name(name) {
+            Some(b) => {
+                let fields = BuiltinFields::begin(self, b)?;
+                Ok(Compound::Builtin(fields))
+            }
+            None => self.serialize_map(None),
+        }
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'s, 'a>> {
+        self.open_variant(variant)?;
+        let count_at = self.open(VariantType::Dictionary)?;
+        Ok(Compound::counted(self, count_at, 2))
+    }
+}
+
+/// An Array or Dictionary being written (its count is patched at the end), or a builtin's
+/// fields.
+pub enum Compound<'s, 'a> {
+    /// Elements or entries of a container; `levels` containers close at the end (two for
+    /// the `{variant: [...]}` of an enum).
+    #[doc(hidden)]
+    Counted {
+        ser: &'s mut Serializer<'a>,
+        count_at: usize,
+        count: u32,
+        levels: usize,
+    },
+    /// The fields of a builtin type.
+    #[doc(hidden)]
+    Builtin(BuiltinFields<'s, 'a>),
+}
+
+impl<'s, 'a> Compound<'s, 'a> {
+    fn counted(ser: &'s mut Serializer<'a>, count_at: usize, levels: usize) -> Self {
+        Compound::Counted {
+            ser,
+            count_at,
+            count: 0,
+            levels,
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        match self {
+            Compound::Counted { ser, count, .. } => {
+                *count += 1;
+                value.serialize(&mut **ser)
+            }
+            Compound::Builtin(_) => {
+                Err(ErrorKind::Unsupported("elements in a builtin".into()).into())
+            }
+        }
+    }
+
+    /// A Dictionary key; the value follows with [`Compound::value`].
+    fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.element(key)
+    }
+
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        match self {
+            Compound::Counted { ser, .. } => value.serialize(&mut **ser),
+            Compound::Builtin(_) => {
+                Err(ErrorKind::Unsupported("values in a builtin".into()).into())
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Compound::Counted {
+                ser,
+                count_at,
+                count,
+                levels,
+            } => {
+                ser.out.patch_u32(count_at, count);
+                ser.leave(levels);
+                Ok(())
+            }
+            Compound::Builtin(fields) => fields.finish(),
+        }
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.key(key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.value(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match self {
+            Compound::Builtin(fields) => fields.field(key, value),
+            Compound::Counted { .. } => {
+                self.key(key)?;
+                self.value(value)
+            }
+        }
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.key(key)?;
+        self.value(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}

@@ -1,0 +1,726 @@
+//! Serializers for the inside of builtin packets: numbers and strings written bare (no
+//! headers), packed-array elements, and the fields of NodePath, Object and typed
+//! containers. Each accepts only what the crate's own builtin types send it.
+
+use super::{Compound, Serializer};
+use crate::builtin::{Builtin, Form};
+use crate::dialect::VariantType;
+use crate::error::{Error, ErrorKind, Result};
+use crate::variant::ElementType;
+use crate::wire::{pad_len, Put, NODEPATH_NEW_FORMAT};
+use serde::ser::{self, Impossible, Serialize};
+
+fn unexpected(what: &str) -> Error {
+    ErrorKind::Unsupported(format!("{what} inside a builtin type's payload")).into()
+}
+
+/// Stubs for the `Serializer` methods a sink does not take.
+macro_rules! reject {
+    ($ok:ty; $($m:ident)*) => { $(reject!(@ $ok; $m);)* };
+    (@ $ok:ty; bool) => { fn serialize_bool(self, _: bool) -> Result<$ok> { Err(unexpected("bool")) } };
+    (@ $ok:ty; i8) => { fn serialize_i8(self, _: i8) -> Result<$ok> { Err(unexpected("i8")) } };
+    (@ $ok:ty; i16) => { fn serialize_i16(self, _: i16) -> Result<$ok> { Err(unexpected("i16")) } };
+    (@ $ok:ty; i32) => { fn serialize_i32(self, _: i32) -> Result<$ok> { Err(unexpected("i32")) } };
+    (@ $ok:ty; i64) => { fn serialize_i64(self, _: i64) -> Result<$ok> { Err(unexpected("i64")) } };
+    (@ $ok:ty; u8) => { fn serialize_u8(self, _: u8) -> Result<$ok> { Err(unexpected("u8")) } };
+    (@ $ok:ty; u16) => { fn serialize_u16(self, _: u16) -> Result<$ok> { Err(unexpected("u16")) } };
+    (@ $ok:ty; u32) => { fn serialize_u32(self, _: u32) -> Result<$ok> { Err(unexpected("u32")) } };
+    (@ $ok:ty; u64) => { fn serialize_u64(self, _: u64) -> Result<$ok> { Err(unexpected("u64")) } };
+    (@ $ok:ty; f32) => { fn serialize_f32(self, _: f32) -> Result<$ok> { Err(unexpected("f32")) } };
+    (@ $ok:ty; f64) => { fn serialize_f64(self, _: f64) -> Result<$ok> { Err(unexpected("f64")) } };
+    (@ $ok:ty; char) => { fn serialize_char(self, _: char) -> Result<$ok> { Err(unexpected("char")) } };
+    (@ $ok:ty; str) => { fn serialize_str(self, _: &str) -> Result<$ok> { Err(unexpected("str")) } };
+    (@ $ok:ty; bytes) => { fn serialize_bytes(self, _: &[u8]) -> Result<$ok> { Err(unexpected("bytes")) } };
+    (@ $ok:ty; none) => { fn serialize_none(self) -> Result<$ok> { Err(unexpected("None")) } };
+    (@ $ok:ty; some) => {
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<$ok> { Err(unexpected("Some")) }
+    };
+    (@ $ok:ty; unit) => { fn serialize_unit(self) -> Result<$ok> { Err(unexpected("()")) } };
+    (@ $ok:ty; unit_struct) => {
+        fn serialize_unit_struct(self, _: &'static str) -> Result<$ok> { Err(unexpected("a unit struct")) }
+    };
+    (@ $ok:ty; unit_variant) => {
+        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<$ok> {
+            Err(unexpected("an enum"))
+        }
+    };
+    (@ $ok:ty; newtype_struct) => {
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result<$ok> {
+            Err(unexpected("a newtype"))
+        }
+    };
+    (@ $ok:ty; newtype_variant) => {
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self, _: &'static str, _: u32, _: &'static str, _: &T,
+        ) -> Result<$ok> {
+            Err(unexpected("an enum"))
+        }
+    };
+    (@ $ok:ty; seq) => {
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> { Err(unexpected("a sequence")) }
+    };
+    (@ $ok:ty; tuple) => {
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> { Err(unexpected("a tuple")) }
+    };
+    (@ $ok:ty; tuple_struct) => {
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+            Err(unexpected("a tuple struct"))
+        }
+    };
+    (@ $ok:ty; tuple_variant) => {
+        fn serialize_tuple_variant(
+            self, _: &'static str, _: u32, _: &'static str, _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(unexpected("an enum"))
+        }
+    };
+    (@ $ok:ty; map) => {
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> { Err(unexpected("a map")) }
+    };
+    (@ $ok:ty; struct) => {
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+            Err(unexpected("a struct"))
+        }
+    };
+    (@ $ok:ty; struct_variant) => {
+        fn serialize_struct_variant(
+            self, _: &'static str, _: u32, _: &'static str, _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(unexpected("an enum"))
+        }
+    };
+}
+
+/// count, bytes, zero padding (a PackedByteArray payload).
+pub(crate) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.put_u32(bytes.len() as u32);
+    out.extend_from_slice(bytes);
+    out.put_zeros(pad_len(bytes.len()));
+}
+
+/// Writes numbers and strings bare, flattening any nesting (a `Rect2` is four reals).
+/// Its `Ok` is the number of leaves written, which NodePath uses as its name count.
+pub(crate) struct ScalarSink<'o> {
+    out: &'o mut Vec<u8>,
+    /// Reals (`f32` fields of math types) are written as f64: a Godot 4 double build.
+    wide: bool,
+    /// Strings are `PackedStringArray` elements (length + 1 and a NUL).
+    packed_strings: bool,
+}
+
+impl<'o> ScalarSink<'o> {
+    pub fn new(out: &'o mut Vec<u8>, wide: bool) -> Self {
+        ScalarSink {
+            out,
+            wide,
+            packed_strings: false,
+        }
+    }
+
+    fn reborrow(&mut self) -> ScalarSink<'_> {
+        ScalarSink {
+            out: self.out,
+            wide: self.wide,
+            packed_strings: self.packed_strings,
+        }
+    }
+}
+
+/// A flattened group being written by a [`ScalarSink`].
+pub(crate) struct ScalarGroup<'o> {
+    sink: ScalarSink<'o>,
+    leaves: usize,
+}
+
+impl ScalarGroup<'_> {
+    fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.leaves += value.serialize(self.sink.reborrow())?;
+        Ok(())
+    }
+}
+
+macro_rules! group_impls {
+    ($($tr:ident :: $m:ident),*) => {$(
+        impl ser::$tr for ScalarGroup<'_> {
+            type Ok = usize;
+            type Error = Error;
+            fn $m<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.push(value)
+            }
+            fn end(self) -> Result<usize> {
+                Ok(self.leaves)
+            }
+        }
+    )*};
+}
+group_impls!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
+
+impl ser::SerializeStruct for ScalarGroup<'_> {
+    type Ok = usize;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        self.push(value)
+    }
+    fn end(self) -> Result<usize> {
+        Ok(self.leaves)
+    }
+}
+
+impl<'o> ser::Serializer for ScalarSink<'o> {
+    type Ok = usize;
+    type Error = Error;
+    type SerializeSeq = ScalarGroup<'o>;
+    type SerializeTuple = ScalarGroup<'o>;
+    type SerializeTupleStruct = ScalarGroup<'o>;
+    type SerializeTupleVariant = Impossible<usize, Error>;
+    type SerializeMap = Impossible<usize, Error>;
+    type SerializeStruct = ScalarGroup<'o>;
+    type SerializeStructVariant = Impossible<usize, Error>;
+
+    fn serialize_f32(self, v: f32) -> Result<usize> {
+        if self.wide {
+            self.out.put_f64(v.into());
+        } else {
+            self.out.put_f32(v);
+        }
+        Ok(1)
+    }
+    fn serialize_f64(self, v: f64) -> Result<usize> {
+        // f64 leaves are PackedFloat64Array elements: always 8 bytes.
+        self.out.put_f64(v);
+        Ok(1)
+    }
+    fn serialize_i32(self, v: i32) -> Result<usize> {
+        self.out.put_u32(v as u32);
+        Ok(1)
+    }
+    fn serialize_i64(self, v: i64) -> Result<usize> {
+        self.out.put_u64(v as u64);
+        Ok(1)
+    }
+    fn serialize_u64(self, v: u64) -> Result<usize> {
+        self.out.put_u64(v);
+        Ok(1)
+    }
+    fn serialize_str(self, v: &str) -> Result<usize> {
+        if self.packed_strings {
+            self.out.put_packed_string(v);
+        } else {
+            self.out.put_string(v);
+        }
+        Ok(1)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<ScalarGroup<'o>> {
+        Ok(ScalarGroup {
+            sink: self,
+            leaves: 0,
+        })
+    }
+    fn serialize_tuple(self, _: usize) -> Result<ScalarGroup<'o>> {
+        Ok(ScalarGroup {
+            sink: self,
+            leaves: 0,
+        })
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<ScalarGroup<'o>> {
+        Ok(ScalarGroup {
+            sink: self,
+            leaves: 0,
+        })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<ScalarGroup<'o>> {
+        Ok(ScalarGroup {
+            sink: self,
+            leaves: 0,
+        })
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<usize> {
+        value.serialize(self)
+    }
+    reject!(usize; bool i8 i16 u8 u16 u32 char bytes none some unit unit_struct unit_variant
+        newtype_variant tuple_variant map struct_variant);
+}
+
+/// Writes a packed array's payload: the count, then each element bare.
+pub(crate) struct PackedSink<'o> {
+    out: &'o mut Vec<u8>,
+    wide: bool,
+}
+
+impl<'o> PackedSink<'o> {
+    pub fn new(out: &'o mut Vec<u8>, wide: bool) -> Self {
+        PackedSink { out, wide }
+    }
+}
+
+/// The elements of a packed array being written.
+pub(crate) struct PackedElements<'o> {
+    out: &'o mut Vec<u8>,
+    wide: bool,
+    count_at: usize,
+    count: u32,
+}
+
+impl ser::SerializeSeq for PackedElements<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let sink = ScalarSink {
+            out: self.out,
+            wide: self.wide,
+            packed_strings: true,
+        };
+        value.serialize(sink)?;
+        self.count += 1;
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        self.out.patch_u32(self.count_at, self.count);
+        Ok(())
+    }
+}
+
+impl<'o> ser::Serializer for PackedSink<'o> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = PackedElements<'o>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        put_bytes(self.out, v);
+        Ok(())
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<PackedElements<'o>> {
+        let count_at = self.out.len();
+        self.out.put_u32(0);
+        if let Some(len) = len {
+            // Reserve the exact payload for fixed-size elements (strings grow as needed).
+            self.out.reserve(len.saturating_mul(4));
+        }
+        Ok(PackedElements {
+            out: self.out,
+            wide: self.wide,
+            count_at,
+            count: 0,
+        })
+    }
+    reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str none some unit unit_struct
+        unit_variant newtype_struct newtype_variant tuple tuple_struct tuple_variant map struct
+        struct_variant);
+}
+
+/// A small value captured whole: a bool, a string, or an enum variant with its payload.
+/// Used for the few builtin fields that decide what is written before them.
+#[derive(Debug)]
+enum Captured {
+    Bool(bool),
+    Str(String),
+    Variant(u32, Option<Box<Captured>>),
+}
+
+struct Capture;
+
+impl ser::Serializer for Capture {
+    type Ok = Captured;
+    type Error = Error;
+    type SerializeSeq = Impossible<Captured, Error>;
+    type SerializeTuple = Impossible<Captured, Error>;
+    type SerializeTupleStruct = Impossible<Captured, Error>;
+    type SerializeTupleVariant = Impossible<Captured, Error>;
+    type SerializeMap = Impossible<Captured, Error>;
+    type SerializeStruct = Impossible<Captured, Error>;
+    type SerializeStructVariant = Impossible<Captured, Error>;
+
+    fn serialize_bool(self, v: bool) -> Result<Captured> {
+        Ok(Captured::Bool(v))
+    }
+    fn serialize_str(self, v: &str) -> Result<Captured> {
+        Ok(Captured::Str(v.to_owned()))
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+    ) -> Result<Captured> {
+        Ok(Captured::Variant(index, None))
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        value: &T,
+    ) -> Result<Captured> {
+        Ok(Captured::Variant(
+            index,
+            Some(Box::new(value.serialize(Capture)?)),
+        ))
+    }
+    reject!(Captured; i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char bytes none some unit unit_struct
+        newtype_struct seq tuple tuple_struct tuple_variant map struct struct_variant);
+}
+
+fn capture_element_type<T: Serialize + ?Sized>(value: &T) -> Result<ElementType> {
+    let bad = || unexpected("an unknown element type");
+    Ok(match value.serialize(Capture)? {
+        Captured::Variant(0, None) => ElementType::Untyped,
+        Captured::Variant(1, Some(inner)) => match *inner {
+            Captured::Variant(index, None) => {
+                ElementType::Builtin(VariantType::from_index(index).ok_or_else(bad)?)
+            }
+            _ => return Err(bad()),
+        },
+        Captured::Variant(2, Some(inner)) => match *inner {
+            Captured::Str(name) => ElementType::ClassName(name),
+            _ => return Err(bad()),
+        },
+        Captured::Variant(3, Some(inner)) => match *inner {
+            Captured::Str(path) => ElementType::Script(path),
+            _ => return Err(bad()),
+        },
+        _ => return Err(bad()),
+    })
+}
+
+/// The container-type kind (FORMAT.md §2.2) and its data.
+fn container_kind(t: &ElementType) -> u32 {
+    match t {
+        ElementType::Untyped => 0,
+        ElementType::Builtin(_) => 1,
+        ElementType::ClassName(_) => 2,
+        ElementType::Script(_) => 3,
+    }
+}
+
+fn put_container_type(ser: &mut Serializer<'_>, t: &ElementType) -> Result<()> {
+    match t {
+        ElementType::Untyped => {}
+        ElementType::Builtin(ty) => {
+            let id = ser
+                .spec
+                .id_of(*ty)
+                .ok_or_else(|| unexpected("an element type outside the dialect"))?;
+            ser.out.put_u32(id);
+        }
+        ElementType::ClassName(s) | ElementType::Script(s) => ser.out.put_string(s),
+    }
+    Ok(())
+}
+
+/// Where a builtin struct's fields go.
+enum FieldState {
+    Fixed {
+        wide: bool,
+    },
+    NodePath {
+        words_at: usize,
+        names: usize,
+        subnames: usize,
+        absolute: bool,
+    },
+    Object {
+        null: bool,
+    },
+    TypedArray,
+    TypedDictionary {
+        key_type: Option<ElementType>,
+    },
+}
+
+/// The fields of a builtin struct being written.
+pub struct BuiltinFields<'s, 'a> {
+    ser: &'s mut Serializer<'a>,
+    state: FieldState,
+}
+
+impl<'s, 'a> BuiltinFields<'s, 'a> {
+    /// Writes what comes before the fields (the header, unless a field decides it).
+    pub(crate) fn begin(ser: &'s mut Serializer<'a>, b: &'static Builtin) -> Result<Self> {
+        let state = match b.form {
+            Form::Fixed(_) => {
+                let wide = ser.wide_reals(b);
+                ser.header(b.ty, b.header_flags(ser.spec, ser.config.double_precision))?;
+                FieldState::Fixed { wide }
+            }
+            Form::NodePath => {
+                ser.header(b.ty, 0)?;
+                let words_at = ser.out.len();
+                ser.out.put_zeros(12);
+                FieldState::NodePath {
+                    words_at,
+                    names: 0,
+                    subnames: 0,
+                    absolute: false,
+                }
+            }
+            Form::Object => {
+                ser.header(b.ty, 0)?;
+                FieldState::Object { null: false }
+            }
+            Form::TypedArray => {
+                ser.typed_containers()?;
+                FieldState::TypedArray
+            }
+            Form::TypedDictionary => {
+                ser.typed_containers()?;
+                FieldState::TypedDictionary { key_type: None }
+            }
+            Form::Packed(_) | Form::Bytes => return Err(unexpected("a packed array as a struct")),
+        };
+        Ok(BuiltinFields { ser, state })
+    }
+
+    pub(crate) fn field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let ser = &mut *self.ser;
+        match (&mut self.state, key) {
+            (FieldState::Fixed { wide }, _) => {
+                value.serialize(ScalarSink::new(ser.out, *wide))?;
+            }
+            (FieldState::NodePath { names, .. }, "names") => {
+                *names = value.serialize(ScalarSink::new(ser.out, false))?
+            }
+            (FieldState::NodePath { subnames, .. }, "subnames") => {
+                *subnames = value.serialize(ScalarSink::new(ser.out, false))?
+            }
+            (FieldState::NodePath { absolute, .. }, "absolute") => {
+                match value.serialize(Capture)? {
+                    Captured::Bool(b) => *absolute = b,
+                    _ => return Err(unexpected("a non-bool `absolute`")),
+                }
+            }
+            (FieldState::Object { null }, "class_name") => match value.serialize(Capture)? {
+                Captured::Str(class) => {
+                    *null = class.is_empty();
+                    ser.out.put_string(&class);
+                }
+                _ => return Err(unexpected("a non-string class name")),
+            },
+            (FieldState::Object { null }, "properties") => {
+                value.serialize(PairsSink {
+                    ser,
+                    names_first: true,
+                    no_count: *null,
+                })?;
+            }
+            (FieldState::TypedArray, "element_type") => {
+                let t = capture_element_type(value)?;
+                ser.header(VariantType::Array, container_kind(&t) << 16)?;
+                put_container_type(ser, &t)?;
+            }
+            (FieldState::TypedArray, "items") => {
+                value.serialize(ItemsSink { ser })?;
+            }
+            (FieldState::TypedDictionary { key_type }, "key_type") => {
+                *key_type = Some(capture_element_type(value)?)
+            }
+            (FieldState::TypedDictionary { key_type }, "value_type") => {
+                let k = key_type
+                    .take()
+                    .ok_or_else(|| unexpected("value_type before key_type"))?;
+                let v = capture_element_type(value)?;
+                let flags = container_kind(&k) << 16 | container_kind(&v) << 18;
+                ser.header(VariantType::Dictionary, flags)?;
+                put_container_type(ser, &k)?;
+                put_container_type(ser, &v)?;
+            }
+            (FieldState::TypedDictionary { .. }, "entries") => {
+                value.serialize(PairsSink {
+                    ser,
+                    names_first: false,
+                    no_count: false,
+                })?;
+            }
+            (_, other) => return Err(unexpected(other)),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(self) -> Result<()> {
+        if let FieldState::NodePath {
+            words_at,
+            names,
+            subnames,
+            absolute,
+        } = self.state
+        {
+            let out = &mut *self.ser.out;
+            out.patch_u32(words_at, names as u32 | NODEPATH_NEW_FORMAT);
+            out.patch_u32(words_at + 4, subnames as u32);
+            out.patch_u32(words_at + 8, absolute as u32);
+        }
+        Ok(())
+    }
+}
+
+/// A typed array's items: an Array payload without its header.
+struct ItemsSink<'s, 'a> {
+    ser: &'s mut Serializer<'a>,
+}
+
+impl<'s, 'a> ser::Serializer for ItemsSink<'s, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'s, 'a>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'s, 'a>> {
+        let count_at = self.ser.out.len();
+        self.ser.out.put_u32(0);
+        self.ser.enter();
+        Ok(Compound::counted(self.ser, count_at, 1))
+    }
+    reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str bytes none some unit
+        unit_struct unit_variant newtype_struct newtype_variant tuple tuple_struct tuple_variant
+        map struct struct_variant);
+}
+
+/// A list of pairs written as count + (first, second)...: object properties (a bare name,
+/// then a value) or typed-dictionary entries (a key value, then a value).
+struct PairsSink<'s, 'a> {
+    ser: &'s mut Serializer<'a>,
+    names_first: bool,
+    /// The null object form carries no property count.
+    no_count: bool,
+}
+
+/// The pairs being written by a [`PairsSink`].
+pub struct Pairs<'s, 'a> {
+    ser: &'s mut Serializer<'a>,
+    names_first: bool,
+    no_count: bool,
+    count_at: usize,
+    count: u32,
+}
+
+impl ser::SerializeSeq for Pairs<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        if self.no_count {
+            return Err(unexpected("properties on a null object"));
+        }
+        self.count += 1;
+        value.serialize(PairSink {
+            ser: self.ser,
+            name_first: self.names_first,
+        })
+    }
+    fn end(self) -> Result<()> {
+        if !self.no_count {
+            self.ser.out.patch_u32(self.count_at, self.count);
+        }
+        self.ser.leave(1);
+        Ok(())
+    }
+}
+
+impl<'s, 'a> ser::Serializer for PairsSink<'s, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Pairs<'s, 'a>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Pairs<'s, 'a>> {
+        let count_at = self.ser.out.len();
+        if !self.no_count {
+            self.ser.out.put_u32(0);
+        }
+        self.ser.enter();
+        Ok(Pairs {
+            ser: self.ser,
+            names_first: self.names_first,
+            no_count: self.no_count,
+            count_at,
+            count: 0,
+        })
+    }
+    reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str bytes none some unit
+        unit_struct unit_variant newtype_struct newtype_variant tuple tuple_struct tuple_variant
+        map struct struct_variant);
+}
+
+/// One `(first, second)` pair of a [`PairsSink`].
+struct PairSink<'p, 'a> {
+    ser: &'p mut Serializer<'a>,
+    name_first: bool,
+}
+
+/// The two halves of a pair being written.
+pub struct PairHalves<'p, 'a> {
+    ser: &'p mut Serializer<'a>,
+    name_first: bool,
+    index: usize,
+}
+
+impl ser::SerializeTuple for PairHalves<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let bare_name = self.index == 0 && self.name_first;
+        self.index += 1;
+        if bare_name {
+            value
+                .serialize(ScalarSink::new(self.ser.out, false))
+                .map(drop)
+        } else {
+            value.serialize(&mut *self.ser)
+        }
+    }
+    fn end(self) -> Result<()> {
+        match self.index {
+            2 => Ok(()),
+            _ => Err(unexpected("a pair without two halves")),
+        }
+    }
+}
+
+impl<'p, 'a> ser::Serializer for PairSink<'p, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = PairHalves<'p, 'a>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_tuple(self, _: usize) -> Result<PairHalves<'p, 'a>> {
+        Ok(PairHalves {
+            ser: self.ser,
+            name_first: self.name_first,
+            index: 0,
+        })
+    }
+    reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str bytes none some unit
+        unit_struct unit_variant newtype_struct newtype_variant seq tuple_struct tuple_variant
+        map struct struct_variant);
+}

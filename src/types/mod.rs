@@ -1,0 +1,6 @@
+//! Plain-data types for the engine's builtins.
+
+pub mod math;
+pub mod names;
+pub mod object;
+pub mod packed;

@@ -1,0 +1,194 @@
+//! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
+
+mod container;
+mod convert;
+mod de;
+mod ser;
+
+pub use container::{Array, Dictionary, ElementType};
+pub(crate) use de::{decode_array, decode_dictionary, hand_over, TOKEN};
+
+use crate::dialect::VariantType;
+use crate::types::math::*;
+use crate::types::names::{NodePath, StringName};
+use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::packed::*;
+
+/// Any value the engine can send, tagged with its type.
+///
+/// Decoding a packet into `Variant` and encoding it back gives the same bytes (NodePath
+/// padding aside, which the engine leaves unwritten). Through other serde formats a
+/// `Variant` serializes as its content; such formats cannot tell a `Vector3` from a
+/// Dictionary, so only godot_bin round-trips every type.
+///
+/// Equality is structural: two NaN floats are not equal, as in `f64`.
+///
+/// ```
+/// use godot_bin::{Variant, Vector3};
+/// let v = Variant::from(vec![Variant::from(1), Variant::from(Vector3::new(1.0, 2.0, 3.0))]);
+/// let bytes = godot_bin::to_vec(&v)?;
+/// let back: Variant = godot_bin::from_slice(&bytes)?;
+/// assert_eq!(back, v);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub enum Variant {
+    /// `null`.
+    #[default]
+    Nil,
+    /// `bool`.
+    Bool(bool),
+    /// `int`.
+    Int(i64),
+    /// `float`.
+    Float(f64),
+    /// `String`.
+    String(String),
+    /// `Vector2`.
+    Vector2(Vector2),
+    /// `Vector2i`.
+    Vector2i(Vector2i),
+    /// `Rect2`.
+    Rect2(Rect2),
+    /// `Rect2i`.
+    Rect2i(Rect2i),
+    /// `Vector3`.
+    Vector3(Vector3),
+    /// `Vector3i`.
+    Vector3i(Vector3i),
+    /// `Transform2D`.
+    Transform2D(Transform2D),
+    /// `Vector4`.
+    Vector4(Vector4),
+    /// `Vector4i`.
+    Vector4i(Vector4i),
+    /// `Plane`.
+    Plane(Plane),
+    /// `Quaternion`.
+    Quaternion(Quaternion),
+    /// `AABB`.
+    Aabb(Aabb),
+    /// `Basis`.
+    Basis(Basis),
+    /// `Transform3D`.
+    Transform3D(Transform3D),
+    /// `Projection`.
+    Projection(Projection),
+    /// `Color`.
+    Color(Color),
+    /// `StringName`.
+    StringName(StringName),
+    /// `NodePath`.
+    NodePath(NodePath),
+    /// `RID`.
+    Rid(Rid),
+    /// An object sent as its instance id.
+    ObjectId(ObjectId),
+    /// A full object (class name and properties).
+    Object(Object),
+    /// `Callable` (always empty on the wire).
+    Callable(Callable),
+    /// `Signal`.
+    Signal(Signal),
+    /// `Dictionary`, in insertion order, with any Variant as key.
+    Dictionary(Dictionary),
+    /// `Array`, possibly typed.
+    Array(Array),
+    /// `PackedByteArray`.
+    PackedByteArray(PackedByteArray),
+    /// `PackedInt32Array`.
+    PackedInt32Array(PackedInt32Array),
+    /// `PackedInt64Array`.
+    PackedInt64Array(PackedInt64Array),
+    /// `PackedFloat32Array`.
+    PackedFloat32Array(PackedFloat32Array),
+    /// `PackedFloat64Array`.
+    PackedFloat64Array(PackedFloat64Array),
+    /// `PackedStringArray`.
+    PackedStringArray(PackedStringArray),
+    /// `PackedVector2Array`.
+    PackedVector2Array(PackedVector2Array),
+    /// `PackedVector3Array`.
+    PackedVector3Array(PackedVector3Array),
+    /// `PackedColorArray`.
+    PackedColorArray(PackedColorArray),
+    /// `PackedVector4Array`.
+    PackedVector4Array(PackedVector4Array),
+    /// `PoolVector2iArray` (Pandemonium).
+    PackedVector2iArray(PackedVector2iArray),
+    /// `PoolVector3iArray` (Pandemonium).
+    PackedVector3iArray(PackedVector3iArray),
+    /// `PoolVector4iArray` (Pandemonium).
+    PackedVector4iArray(PackedVector4iArray),
+}
+
+/// Calls `$m!(Variant, Type)` for every Variant that wraps a builtin type of the same name.
+macro_rules! for_each_builtin_variant {
+    ($m:ident) => {
+        $m! {Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i,
+        Plane, Quaternion, Aabb, Basis, Transform3D, Projection, Color, StringName, NodePath,
+        Rid, ObjectId, Object, Callable, Signal, Dictionary, Array, PackedByteArray,
+        PackedInt32Array, PackedInt64Array, PackedFloat32Array, PackedFloat64Array,
+        PackedStringArray, PackedVector2Array, PackedVector3Array, PackedColorArray,
+        PackedVector4Array, PackedVector2iArray, PackedVector3iArray, PackedVector4iArray}
+    };
+}
+pub(crate) use for_each_builtin_variant;
+
+impl Variant {
+    /// The engine type of this value.
+    pub fn get_type(&self) -> VariantType {
+        macro_rules! arms {
+            ($($name:ident),*) => {
+                match self {
+                    Variant::Nil => VariantType::Nil,
+                    Variant::Bool(_) => VariantType::Bool,
+                    Variant::Int(_) => VariantType::Int,
+                    Variant::Float(_) => VariantType::Float,
+                    Variant::String(_) => VariantType::String,
+                    Variant::ObjectId(_) | Variant::Object(_) => VariantType::Object,
+                    $(Variant::$name(_) => VariantType::$name,)*
+                }
+            };
+        }
+        arms!(
+            Vector2,
+            Vector2i,
+            Rect2,
+            Rect2i,
+            Vector3,
+            Vector3i,
+            Transform2D,
+            Vector4,
+            Vector4i,
+            Plane,
+            Quaternion,
+            Aabb,
+            Basis,
+            Transform3D,
+            Projection,
+            Color,
+            StringName,
+            NodePath,
+            Rid,
+            Callable,
+            Signal,
+            Dictionary,
+            Array,
+            PackedByteArray,
+            PackedInt32Array,
+            PackedInt64Array,
+            PackedFloat32Array,
+            PackedFloat64Array,
+            PackedStringArray,
+            PackedVector2Array,
+            PackedVector3Array,
+            PackedColorArray,
+            PackedVector4Array,
+            PackedVector2iArray,
+            PackedVector3iArray,
+            PackedVector4iArray
+        )
+    }
+}

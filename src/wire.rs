@@ -1,0 +1,277 @@
+//! Little-endian words, pascal strings and padding: the pieces every packet is made of.
+//! [`Reader`] never reads past its input and checks every length against the bytes left
+//! before anything is allocated.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Header bit 16: 64-bit INT/FLOAT, f64 math components, or an OBJECT sent as its id.
+pub(crate) const FLAG_64: u32 = 1 << 16;
+/// Bit 31 of the first NodePath word marks the (only accepted) new format.
+pub(crate) const NODEPATH_NEW_FORMAT: u32 = 0x8000_0000;
+/// Array and Dictionary counts: bit 31 is Godot 2's "shared" bit, masked off on decode.
+pub(crate) const COUNT_MASK: u32 = 0x7FFF_FFFF;
+
+/// Bytes of zero padding after `len` bytes of data, up to a multiple of 4.
+#[inline]
+pub(crate) fn pad_len(len: usize) -> usize {
+    (4 - len % 4) % 4
+}
+
+/// A cursor over the input. Offsets in errors are offsets into the whole input.
+#[derive(Clone)]
+pub(crate) struct Reader<'de> {
+    input: &'de [u8],
+    pos: usize,
+}
+
+impl<'de> Reader<'de> {
+    pub fn new(input: &'de [u8]) -> Self {
+        Reader { input, pos: 0 }
+    }
+
+    /// Where the next read starts.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The bytes not read yet.
+    #[inline]
+    pub fn rest(&self) -> &'de [u8] {
+        &self.input[self.pos..]
+    }
+
+    /// An error of `kind` at byte `at`.
+    #[inline]
+    pub fn error_at(&self, kind: ErrorKind, at: usize) -> Error {
+        Error::at(kind, at)
+    }
+
+    /// An error of `kind` at the current position.
+    #[inline]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, self.pos)
+    }
+
+    /// The next `n` bytes, borrowed from the input.
+    #[inline]
+    pub fn bytes(&mut self, n: usize) -> Result<&'de [u8]> {
+        match self.input.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(bytes) => {
+                self.pos += n;
+                Ok(bytes)
+            }
+            None => Err(self.error(ErrorKind::UnexpectedEof)),
+        }
+    }
+
+    #[inline]
+    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let bytes = self.bytes(N)?;
+        let mut out = [0; N];
+        out.copy_from_slice(bytes);
+        Ok(out)
+    }
+
+    #[inline]
+    pub fn u32(&mut self) -> Result<u32> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn i32(&mut self) -> Result<i32> {
+        self.array().map(i32::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn u64(&mut self) -> Result<u64> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn i64(&mut self) -> Result<i64> {
+        self.array().map(i64::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn f32(&mut self) -> Result<f32> {
+        self.array().map(f32::from_le_bytes)
+    }
+
+    #[inline]
+    pub fn f64(&mut self) -> Result<f64> {
+        self.array().map(f64::from_le_bytes)
+    }
+
+    /// Skips `n` bytes that must be present.
+    #[inline]
+    pub fn skip(&mut self, n: usize) -> Result<()> {
+        self.bytes(n).map(drop)
+    }
+
+    /// Skips up to `n` bytes of padding that the engine does not require to be present.
+    pub fn skip_optional(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.input.len());
+    }
+
+    /// A packed-array count: an i32 that must be non-negative, with `count * elem_size`
+    /// bytes present after it. Checked before the caller allocates anything.
+    pub fn packed_count(&mut self, elem_size: usize) -> Result<usize> {
+        let at = self.pos;
+        let count = self.i32()?;
+        let fits = usize::try_from(count).ok().filter(|&n| {
+            n.checked_mul(elem_size)
+                .is_some_and(|len| len <= self.rest().len())
+        });
+        fits.ok_or_else(|| self.error_at(ErrorKind::LengthOutOfRange(count.into()), at))
+    }
+
+    /// An Array or Dictionary count (bit 31 masked off, as the engine does), refused if the
+    /// input cannot hold that many elements of at least `min_elem_size` bytes.
+    pub fn container_count(&mut self, min_elem_size: usize) -> Result<usize> {
+        let at = self.pos;
+        let count = (self.u32()? & COUNT_MASK) as usize;
+        if count.saturating_mul(min_elem_size) > self.rest().len() {
+            return Err(self.error_at(ErrorKind::LengthOutOfRange(count as i64), at));
+        }
+        Ok(count)
+    }
+
+    /// A pascal string: u32 length, UTF-8 bytes, padding to 4 (which must be present).
+    /// As the engine's UTF-8 parser does, a leading BOM is dropped and the text ends at
+    /// the first NUL byte.
+    pub fn string(&mut self) -> Result<&'de str> {
+        self.string_and_pad().map(|(text, _)| text)
+    }
+
+    /// [`Reader::string`], also returning where its padding lies in the input.
+    pub fn string_and_pad(&mut self) -> Result<(&'de str, std::ops::Range<usize>)> {
+        let at = self.pos;
+        let len = self.u32()?;
+        let too_long = || self.error_at(ErrorKind::LengthOutOfRange(len.into()), at);
+        if len > i32::MAX as u32 {
+            return Err(too_long());
+        }
+        let len = len as usize;
+        if len + pad_len(len) > self.rest().len() {
+            return Err(too_long());
+        }
+        let data_at = self.pos;
+        let raw = self.bytes(len)?;
+        let pad = self.pos..self.pos + pad_len(len);
+        self.skip(pad.len())?;
+        let text = engine_utf8(raw).map_err(|_| self.error_at(ErrorKind::InvalidUtf8, data_at))?;
+        Ok((text, pad))
+    }
+
+    /// A string that may be stored as the engine's `PackedStringArray` element, which is
+    /// the same as [`Reader::string`]: the NUL the encoder adds ends the text.
+    #[inline]
+    pub fn packed_string(&mut self) -> Result<&'de str> {
+        self.string()
+    }
+}
+
+/// UTF-8 as the engine reads it: BOM stripped, text ends at the first NUL.
+pub(crate) fn engine_utf8(raw: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
+    let raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+    let text = match raw.iter().position(|&b| b == 0) {
+        Some(nul) => &raw[..nul],
+        None => raw,
+    };
+    std::str::from_utf8(text)
+}
+
+/// Appending words, strings and padding to an output buffer.
+pub(crate) trait Put {
+    fn put_u32(&mut self, v: u32);
+    fn put_u64(&mut self, v: u64);
+    fn put_f32(&mut self, v: f32);
+    fn put_f64(&mut self, v: f64);
+    fn put_zeros(&mut self, n: usize);
+    /// u32 length, the bytes, zero padding to 4.
+    fn put_string(&mut self, s: &str);
+    /// `PackedStringArray` element: length + 1, the bytes, a NUL, zero padding to 4.
+    fn put_packed_string(&mut self, s: &str);
+    /// Overwrites the u32 at `at` (a count written before its elements were counted).
+    fn patch_u32(&mut self, at: usize, v: u32);
+}
+
+impl Put for Vec<u8> {
+    #[inline]
+    fn put_u32(&mut self, v: u32) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn put_u64(&mut self, v: u64) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn put_f32(&mut self, v: f32) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn put_f64(&mut self, v: f64) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn put_zeros(&mut self, n: usize) {
+        self.resize(self.len() + n, 0);
+    }
+    fn put_string(&mut self, s: &str) {
+        self.put_u32(s.len() as u32);
+        self.extend_from_slice(s.as_bytes());
+        self.put_zeros(pad_len(s.len()));
+    }
+    fn put_packed_string(&mut self, s: &str) {
+        self.put_u32(s.len() as u32 + 1);
+        self.extend_from_slice(s.as_bytes());
+        self.put_zeros(1 + pad_len(s.len() + 1));
+    }
+    fn patch_u32(&mut self, at: usize, v: u32) {
+        self[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_stops_at_nul_and_drops_bom() {
+        let mut bytes = Vec::new();
+        bytes.put_u32(8);
+        bytes.extend_from_slice(b"\xEF\xBB\xBFab\0cd");
+        assert_eq!(Reader::new(&bytes).string().unwrap(), "ab");
+    }
+
+    #[test]
+    fn string_needs_its_padding() {
+        let bytes = [1, 0, 0, 0, b'a'];
+        let err = Reader::new(&bytes).string().unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::LengthOutOfRange(1)));
+        assert_eq!(err.offset(), Some(0));
+    }
+
+    #[test]
+    fn packed_count_is_checked_against_the_bytes_left() {
+        let bytes = [0, 0, 0, 0x40, 1, 2, 3, 4];
+        let err = Reader::new(&bytes).packed_count(4).unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::LengthOutOfRange(0x4000_0000)
+        ));
+        let neg = [0xff, 0xff, 0xff, 0xff];
+        assert!(Reader::new(&neg).packed_count(1).is_err());
+    }
+
+    #[test]
+    fn packed_string_writes_len_plus_one_and_nul() {
+        let mut out = Vec::new();
+        out.put_packed_string("a");
+        assert_eq!(out, [2, 0, 0, 0, b'a', 0, 0, 0]);
+        out.clear();
+        out.put_packed_string("");
+        assert_eq!(out, [1, 0, 0, 0, 0, 0, 0, 0]);
+    }
+}

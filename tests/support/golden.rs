@@ -1,0 +1,96 @@
+//! Reads the engine-made packets in `../shared/golden/*.tsv` at test time.
+#![allow(dead_code)]
+
+use godot_bin::{Config, Dialect};
+use std::path::PathBuf;
+
+/// One row: name, the engine's bytes, the engine's text form of the value.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub file: &'static str,
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub text: String,
+}
+
+/// The golden files and the dialect each was made by.
+pub const FILES: &[(&str, Dialect)] = &[
+    ("godot4.tsv", Dialect::Godot4),
+    ("godot3.tsv", Dialect::Godot3),
+    ("pandemonium.tsv", Dialect::Pandemonium),
+];
+
+/// `../shared/golden`, beside the checkout (overridable with `GODOT_BIN_GOLDEN_DIR`).
+pub fn dir() -> PathBuf {
+    match std::env::var_os("GODOT_BIN_GOLDEN_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/golden"),
+    }
+}
+
+fn unhex(hex: &str) -> Vec<u8> {
+    assert!(hex.len() % 2 == 0, "odd hex length");
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digit"))
+        .collect()
+}
+
+/// Every row of one file. Panics if the file is missing: the golden rows are the bar.
+pub fn rows(file: &'static str) -> Vec<Row> {
+    let path = dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut cols = line.splitn(3, '\t');
+            let name = cols.next().unwrap().to_owned();
+            let bytes = unhex(
+                cols.next()
+                    .unwrap_or_else(|| panic!("{file}: {name}: no hex column")),
+            );
+            let text = cols.next().unwrap_or("").to_owned();
+            Row {
+                file,
+                name,
+                bytes,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// The config that decodes a file's rows: its dialect, objects allowed (the full-object
+/// rows were made with `var_to_bytes_with_objects`).
+pub fn config(dialect: Dialect) -> Config {
+    Config::new(dialect).allow_objects(true)
+}
+
+/// One row of one file, by name.
+pub fn row(file: &'static str, name: &str) -> Row {
+    rows(file)
+        .into_iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("{file} has no row {name}"))
+}
+
+/// Compares our encoding with the engine's, ignoring exactly the NodePath padding bytes
+/// the engine leaves unwritten. Returns a description of the first difference.
+pub fn compare(ours: &[u8], engine: &[u8], config: &Config) -> Result<(), String> {
+    if ours.len() != engine.len() {
+        return Err(format!(
+            "length {} != engine's {}",
+            ours.len(),
+            engine.len()
+        ));
+    }
+    let pads = godot_bin::nodepath_padding(engine, config).map_err(|e| e.to_string())?;
+    let is_pad = |i: usize| pads.iter().any(|p| p.contains(&i));
+    match (0..ours.len()).find(|&i| ours[i] != engine[i] && !is_pad(i)) {
+        Some(i) => Err(format!(
+            "byte {i}: {:#04x} != engine's {:#04x}",
+            ours[i], engine[i]
+        )),
+        None => Ok(()),
+    }
+}
