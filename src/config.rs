@@ -29,6 +29,7 @@ pub struct Config {
     pub(crate) allow_objects: bool,
     pub(crate) double_precision: bool,
     pub(crate) max_depth: usize,
+    pub(crate) max_size: usize,
 }
 
 impl Default for Config {
@@ -45,6 +46,7 @@ impl Config {
             allow_objects: false,
             double_precision: false,
             max_depth: dialect.spec().max_depth,
+            max_size: usize::MAX,
         }
     }
 
@@ -68,6 +70,21 @@ impl Config {
     /// is the engine's own limit, 1024.
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
+        self
+    }
+
+    /// The largest packet, in bytes, that decoding reads and encoding writes; larger ones
+    /// fail with [`ErrorKind::SizeLimitExceeded`]. Unlimited by default. Decoding already
+    /// allocates no more than a small multiple of the input's size; this bounds the input.
+    ///
+    /// ```
+    /// use godot_bin::{Config, ErrorKind};
+    /// let cfg = Config::default().max_size(16);
+    /// let err = cfg.to_vec(&"a string longer than sixteen bytes").unwrap_err();
+    /// assert!(matches!(err.kind(), ErrorKind::SizeLimitExceeded(16)));
+    /// ```
+    pub fn max_size(mut self, bytes: usize) -> Self {
+        self.max_size = bytes;
         self
     }
 
@@ -95,7 +112,10 @@ impl Config {
     /// Encodes `value` at the end of `out`. On error, `out` is left as it was.
     pub fn append_to_vec<T: Serialize + ?Sized>(&self, out: &mut Vec<u8>, value: &T) -> Result<()> {
         let start = out.len();
-        let result = value.serialize(&mut Serializer::new(out, self)?);
+        let mut result = value.serialize(&mut Serializer::new(out, self)?);
+        if result.is_ok() && out.len() - start > self.max_size {
+            result = Err(ErrorKind::SizeLimitExceeded(self.max_size).into());
+        }
         if result.is_err() {
             out.truncate(start);
         }
@@ -130,10 +150,20 @@ impl Config {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, &'de [u8])> {
-        let mut de = Deserializer::from_slice(bytes, self)?;
+        // Past max_size the decoder sees no bytes at all, so a longer packet runs out.
+        let window = &bytes[..bytes.len().min(self.max_size)];
+        let mut de = Deserializer::from_slice(window, self)?;
         // Errors raised by visitors carry no offset yet: they happened where reading stopped.
-        let value = T::deserialize(&mut de).map_err(|e| e.or_at(de.reader.pos()))?;
-        Ok((value, de.remaining()))
+        let value = T::deserialize(&mut de).map_err(|e| {
+            let mut e = e.or_at(de.reader.pos());
+            let ran_out = matches!(e.kind(), ErrorKind::UnexpectedEof | ErrorKind::LengthOutOfRange(_));
+            if ran_out && window.len() < bytes.len() {
+                *e.kind_mut() = ErrorKind::SizeLimitExceeded(self.max_size);
+            }
+            e
+        })?;
+        let consumed = window.len() - de.remaining().len();
+        Ok((value, &bytes[consumed..]))
     }
 
     /// Reads `reader` to its end and decodes the one value it holds, as

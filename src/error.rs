@@ -27,6 +27,9 @@ pub enum ErrorKind {
     /// Containers nest deeper than the configured limit.
     #[error("nesting deeper than {0} levels")]
     DepthExceeded(usize),
+    /// The packet is larger than [`Config::max_size`](crate::Config::max_size) allows.
+    #[error("packet larger than the {0}-byte limit")]
+    SizeLimitExceeded(usize),
     /// A full object was found and [`Config::allow_objects`](crate::Config::allow_objects) is off.
     #[error("full objects are not allowed (enable Config::allow_objects)")]
     ObjectsNotAllowed,
@@ -101,6 +104,11 @@ impl Error {
     /// The byte offset in the input where decoding failed, if the error came from decoding.
     pub fn offset(&self) -> Option<usize> {
         self.offset
+    }
+
+    /// Where an error came from, if it has an offset.
+    pub(crate) fn kind_mut(&mut self) -> &mut ErrorKind {
+        &mut self.kind
     }
 
     /// Sets the offset if none is known yet (errors raised by visitors learn it late).
