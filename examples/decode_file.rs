@@ -48,11 +48,17 @@ fn print_values(bytes: &[u8], bare: bool, cfg: &Config) -> godot_bin::Result<()>
     let mut offset = 0;
     while !rest.is_empty() {
         let Some((len, packet)) = rest.split_first_chunk::<4>() else {
-            return Err(godot_bin::Error::at(godot_bin::ErrorKind::UnexpectedEof, offset));
+            return Err(godot_bin::Error::at(
+                godot_bin::ErrorKind::UnexpectedEof,
+                offset,
+            ));
         };
         let len = u32::from_le_bytes(*len) as usize;
         if len > packet.len() {
-            return Err(godot_bin::Error::at(godot_bin::ErrorKind::LengthOutOfRange(len as i64), offset));
+            return Err(godot_bin::Error::at(
+                godot_bin::ErrorKind::LengthOutOfRange(len as i64),
+                offset,
+            ));
         }
         let value: Variant = cfg.from_slice(&packet[..len])?;
         println!("@{offset}: {value:#?}");

@@ -43,7 +43,11 @@ fn main() -> Result<(), godot_bin::Error> {
     let back: Player = godot_bin::from_slice(&bytes)?;
     assert_eq!(back, player);
     let any: Variant = godot_bin::from_slice(&bytes)?;
-    println!("as a Variant: hp = {:?}, pos = {:?}", any.get("hp"), any.get("pos"));
+    println!(
+        "as a Variant: hp = {:?}, pos = {:?}",
+        any.get("hp"),
+        any.get("pos")
+    );
 
     // The same value for a Godot 3 game (`bytes2var`): other type ids, same layout.
     let godot3 = Config::new(Dialect::Godot3);

@@ -156,7 +156,10 @@ impl Config {
         // Errors raised by visitors carry no offset yet: they happened where reading stopped.
         let value = T::deserialize(&mut de).map_err(|e| {
             let mut e = e.or_at(de.reader.pos());
-            let ran_out = matches!(e.kind(), ErrorKind::UnexpectedEof | ErrorKind::LengthOutOfRange(_));
+            let ran_out = matches!(
+                e.kind(),
+                ErrorKind::UnexpectedEof | ErrorKind::LengthOutOfRange(_)
+            );
             if ran_out && window.len() < bytes.len() {
                 *e.kind_mut() = ErrorKind::SizeLimitExceeded(self.max_size);
             }
