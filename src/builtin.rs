@@ -3,7 +3,7 @@
 //! the deserializer both read this table: a name found here means "write (or expect) this
 //! packet type", anything else is an ordinary struct and becomes a Dictionary.
 
-use crate::dialect::{DialectSpec, RidForm, VariantType};
+use crate::dialect::{DialectSpec, ObjectForm, RidForm, VariantType};
 
 /// One number or string inside a payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,8 +15,13 @@ pub(crate) enum Leaf {
     /// Always f64 (PackedFloat64Array).
     F64,
     I32,
+    U32,
     I64,
     U64,
+    /// A Godot 2 `Image::Format`: a u32 below 23 (`FORMAT_MAX` of 2.x `core/image.h`).
+    ImageFormat,
+    /// A count, that many bytes, padding that need not be present.
+    Bytes,
     /// A pascal string.
     Str,
     /// A `PackedStringArray` element: length + 1, the bytes, a NUL, padding.
@@ -38,7 +43,9 @@ impl Shape {
     pub fn min_size(&self, real: usize) -> usize {
         match self {
             Shape::Leaf(Leaf::Real) => real,
-            Shape::Leaf(Leaf::F32 | Leaf::I32 | Leaf::Str | Leaf::PackedStr) => 4,
+            Shape::Leaf(
+                Leaf::F32 | Leaf::I32 | Leaf::U32 | Leaf::ImageFormat | Leaf::Str | Leaf::PackedStr | Leaf::Bytes,
+            ) => 4,
             Shape::Leaf(Leaf::F64 | Leaf::I64 | Leaf::U64) => 8,
             Shape::Leaf(Leaf::Absent) => 0,
             Shape::Group(parts) => parts.iter().map(|p| p.min_size(real)).sum(),
@@ -62,6 +69,8 @@ pub(crate) enum Form {
     TypedArray,
     /// A Dictionary with its key and value types (Godot 4.4+).
     TypedDictionary,
+    /// A Godot 2 InputEvent: type, device, payload length, extra words.
+    InputEvent,
 }
 
 /// A builtin type: its private serde name, its Variant type and its layout.
@@ -77,19 +86,19 @@ impl Builtin {
     /// the as-id bit for object ids).
     pub fn header_flags(&self, spec: &DialectSpec, double: bool) -> u32 {
         let wide = double && spec.double_math_flag && self.ty.has_real_components();
-        if wide || self.name == OBJECT_ID {
+        if wide || (self.name == OBJECT_ID && spec.objects == ObjectForm::IdOrFull) {
             crate::wire::FLAG_64
         } else {
             0
         }
     }
 
-    /// The shape of a fixed payload in `spec` (a Godot 3 RID carries nothing).
+    /// The shape of a fixed payload in `spec` (a Godot 3 RID, a Godot 2 object: nothing).
     pub fn fixed_shape(&self, spec: &DialectSpec) -> Option<&'static Shape> {
+        let absent = (self.ty == VariantType::Rid && spec.rid == RidForm::HeaderOnly)
+            || (self.name == OBJECT_ID && spec.objects == ObjectForm::HeaderOnly);
         match self.form {
-            Form::Fixed(_) if self.ty == VariantType::Rid && spec.rid == RidForm::HeaderOnly => {
-                Some(&ABSENT)
-            }
+            Form::Fixed(_) if absent => Some(&ABSENT),
             Form::Fixed(shape) => Some(shape),
             _ => None,
         }
@@ -147,7 +156,13 @@ builtins! {
     "$godot_bin::Object" => Object, Form::Object;
     "$godot_bin::Callable" => Callable, Form::Fixed(&Shape::Group(&[]));
     "$godot_bin::Signal" => Signal, Form::Fixed(&Shape::Group(&[STR, U64]));
+    "$godot_bin::Image" => Image, Form::Fixed(&Shape::Group(&[
+        Shape::Leaf(Leaf::ImageFormat), Shape::Leaf(Leaf::U32), Shape::Leaf(Leaf::U32), Shape::Leaf(Leaf::U32),
+        Shape::Leaf(Leaf::Bytes),
+    ]));
+    "$godot_bin::InputEvent" => InputEvent, Form::InputEvent;
     "$godot_bin::TypedArray" => Array, Form::TypedArray;
+    "$godot_bin::PackedTypedArray" => PackedTypedArray, Form::TypedArray;
     "$godot_bin::TypedDictionary" => Dictionary, Form::TypedDictionary;
     "$godot_bin::PackedByteArray" => PackedByteArray, Form::Bytes;
     "$godot_bin::PackedInt32Array" => PackedInt32Array, Form::Packed(&I32);

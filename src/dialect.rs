@@ -16,12 +16,18 @@ pub enum Dialect {
     Godot4,
     /// Godot 3.x (3.1 and later; `var2bytes` / `bytes2var`): 27 types.
     Godot3,
-    /// Godot 2.1 (not yet supported: encoding and decoding return
-    /// [`ErrorKind::UnsupportedDialect`](crate::ErrorKind::UnsupportedDialect)).
+    /// Godot 2.1 (and 2.0): 29 types including `Image` and `InputEvent`; ints and floats are
+    /// always 32-bit and headers carry no flags.
     Godot2,
-    /// Pandemonium 3.8 to 4.x (the 38-type table): Godot 3 rules with Godot 4-style extra
+    /// Pandemonium v3.8 to v4.9 (the 38-type table): Godot 3 rules with Godot 4-style extra
     /// types (`Vector2i`, `Vector4`, `Projection`, `StringName`, integer pool arrays...).
     Pandemonium,
+    /// Pandemonium v3.5 to v3.7: the Godot 3 table with `Vector2i`, `Rect2i`, `Vector3i`,
+    /// `StringName` and two integer pool arrays inserted in the middle.
+    Pandemonium37,
+    /// Pandemonium v5.x: the v3.8 table with `TypedArray` and `PackedTypedArray` at 27 and 28,
+    /// every pool array shifted by two.
+    Pandemonium5,
 }
 
 impl fmt::Display for Dialect {
@@ -132,13 +138,21 @@ pub enum VariantType {
     PackedVector3iArray,
     /// `PoolVector4iArray` (Pandemonium only).
     PackedVector4iArray,
+    /// `Image` (Godot 2 only).
+    Image,
+    /// `InputEvent` (Godot 2 only).
+    InputEvent,
+    /// `TypedArray` (Pandemonium 5 only): an Array with an element type.
+    TypedArray,
+    /// `PackedTypedArray` (Pandemonium 5 only): laid out as `TypedArray`.
+    PackedTypedArray,
 }
 
 use VariantType as T;
 
 impl VariantType {
     /// Number of variants, for tables indexed by `VariantType as usize`.
-    pub(crate) const COUNT: usize = T::PackedVector4iArray as usize + 1;
+    pub(crate) const COUNT: usize = T::PackedTypedArray as usize + 1;
 
     /// The type with this crate's index `i` (its discriminant), for decoding the index
     /// back from a serialized `VariantType`.
@@ -200,6 +214,10 @@ impl VariantType {
             T::PackedVector2iArray => "PackedVector2iArray",
             T::PackedVector3iArray => "PackedVector3iArray",
             T::PackedVector4iArray => "PackedVector4iArray",
+            T::Image => "Image",
+            T::InputEvent => "InputEvent",
+            T::TypedArray => "TypedArray",
+            T::PackedTypedArray => "PackedTypedArray",
         }
     }
 
@@ -241,6 +259,26 @@ pub(crate) enum RidForm {
     HeaderOnly,
 }
 
+/// How a dialect marks an Array's element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TypedArrays {
+    /// No typed arrays.
+    None,
+    /// Godot 4.3+: kind bits in the ARRAY header, type data before the count.
+    HeaderBits,
+    /// Pandemonium 5: a TYPED_ARRAY type of its own.
+    OwnType,
+}
+
+/// What a dialect writes for an Object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ObjectForm {
+    /// Godot 3/4, Pandemonium: an instance id (header bit 16) or a full object.
+    IdOrFull,
+    /// Godot 2: the header alone; every object decodes as null.
+    HeaderOnly,
+}
+
 /// One row of the dialect table.
 #[derive(Debug)]
 pub(crate) struct DialectSpec {
@@ -252,8 +290,20 @@ pub(crate) struct DialectSpec {
     ids: [u8; VariantType::COUNT],
     /// Whether the crate speaks this dialect yet.
     pub supported: bool,
-    /// Godot 4.3+ typed Array / 4.4+ typed Dictionary header bits.
-    pub typed_containers: bool,
+    /// Typed arrays, if any.
+    pub typed_arrays: TypedArrays,
+    /// Godot 4.4+ typed Dictionary header bits.
+    pub typed_dictionaries: bool,
+    /// Headers may carry flags in bits 8–31 (all but Godot 2, which refuses any).
+    pub header_flags: bool,
+    /// INT and FLOAT may be 64-bit (not in Godot 2).
+    pub wide_numbers: bool,
+    /// Array/Dictionary counts keep bit 31 as the "shared" flag (Godot 2).
+    pub shared_bit: bool,
+    /// A NodePath's last subname is sent as Godot 2's separate property (flag bit 1).
+    pub nodepath_property: bool,
+    /// Objects.
+    pub objects: ObjectForm,
     /// Godot 4 double builds flag their math types with bit 16 and write f64 components;
     /// Godot 3 and Pandemonium double builds narrow them to f32 unflagged.
     pub double_math_flag: bool,
@@ -278,7 +328,13 @@ impl DialectSpec {
             types,
             ids,
             supported: true,
-            typed_containers: false,
+            typed_arrays: TypedArrays::None,
+            typed_dictionaries: false,
+            header_flags: true,
+            wide_numbers: true,
+            shared_bit: false,
+            nodepath_property: false,
+            objects: ObjectForm::IdOrFull,
             double_math_flag: false,
             rid: RidForm::HeaderOnly,
             max_depth: 1024,
@@ -417,20 +473,154 @@ const PANDEMONIUM_TYPES: &[VariantType] = &[
     T::PackedColorArray,
 ];
 
+/// Godot 2.1 `Variant::Type` (FORMAT.md §4.1).
+const GODOT2_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Vector2,
+    T::Rect2,
+    T::Vector3,
+    T::Transform2D,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Color,
+    T::Image,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::InputEvent,
+    T::Dictionary,
+    T::Array,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedFloat32Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector3Array,
+    T::PackedColorArray,
+];
+
+/// Pandemonium v3.5–v3.7 (FORMAT.md §5.1 column P1).
+const PANDEMONIUM37_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Vector2,
+    T::Vector2i,
+    T::Rect2,
+    T::Rect2i,
+    T::Vector3,
+    T::Vector3i,
+    T::Transform2D,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Color,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::StringName,
+    T::Dictionary,
+    T::Array,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedFloat32Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector2iArray,
+    T::PackedVector3Array,
+    T::PackedVector3iArray,
+    T::PackedColorArray,
+];
+
+/// Pandemonium v5.x (FORMAT.md §5.1 column P3).
+const PANDEMONIUM5_TYPES: &[VariantType] = &[
+    T::Nil,
+    T::Bool,
+    T::Int,
+    T::Float,
+    T::String,
+    T::Rect2,
+    T::Rect2i,
+    T::Vector2,
+    T::Vector2i,
+    T::Vector3,
+    T::Vector3i,
+    T::Vector4,
+    T::Vector4i,
+    T::Plane,
+    T::Quaternion,
+    T::Aabb,
+    T::Basis,
+    T::Transform3D,
+    T::Transform2D,
+    T::Projection,
+    T::Color,
+    T::NodePath,
+    T::Rid,
+    T::Object,
+    T::StringName,
+    T::Dictionary,
+    T::Array,
+    T::TypedArray,
+    T::PackedTypedArray,
+    T::PackedByteArray,
+    T::PackedInt32Array,
+    T::PackedFloat32Array,
+    T::PackedStringArray,
+    T::PackedVector2Array,
+    T::PackedVector2iArray,
+    T::PackedVector3Array,
+    T::PackedVector3iArray,
+    T::PackedVector4Array,
+    T::PackedVector4iArray,
+    T::PackedColorArray,
+];
+
 static GODOT4: DialectSpec = DialectSpec {
-    typed_containers: true,
+    typed_arrays: TypedArrays::HeaderBits,
+    typed_dictionaries: true,
     double_math_flag: true,
     rid: RidForm::Id64,
     ..DialectSpec::new("Godot 4", GODOT4_TYPES)
 };
 static GODOT3: DialectSpec = DialectSpec::new("Godot 3", GODOT3_TYPES);
 static GODOT2: DialectSpec = DialectSpec {
-    supported: false,
-    ..DialectSpec::new("Godot 2.1", &[])
+    header_flags: false,
+    wide_numbers: false,
+    shared_bit: true,
+    nodepath_property: true,
+    objects: ObjectForm::HeaderOnly,
+    ..DialectSpec::new("Godot 2.1", GODOT2_TYPES)
 };
-static PANDEMONIUM: DialectSpec = DialectSpec::new("Pandemonium", PANDEMONIUM_TYPES);
+static PANDEMONIUM: DialectSpec = DialectSpec::new("Pandemonium 3.8-4.x", PANDEMONIUM_TYPES);
+static PANDEMONIUM37: DialectSpec = DialectSpec::new("Pandemonium 3.5-3.7", PANDEMONIUM37_TYPES);
+static PANDEMONIUM5: DialectSpec = DialectSpec {
+    typed_arrays: TypedArrays::OwnType,
+    ..DialectSpec::new("Pandemonium 5", PANDEMONIUM5_TYPES)
+};
 
 impl Dialect {
+    /// Every dialect, in declaration order.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Godot4,
+        Dialect::Godot3,
+        Dialect::Godot2,
+        Dialect::Pandemonium,
+        Dialect::Pandemonium37,
+        Dialect::Pandemonium5,
+    ];
+
     /// This dialect's row of the table.
     pub(crate) fn spec(self) -> &'static DialectSpec {
         match self {
@@ -438,6 +628,8 @@ impl Dialect {
             Dialect::Godot3 => &GODOT3,
             Dialect::Godot2 => &GODOT2,
             Dialect::Pandemonium => &PANDEMONIUM,
+            Dialect::Pandemonium37 => &PANDEMONIUM37,
+            Dialect::Pandemonium5 => &PANDEMONIUM5,
         }
     }
 
@@ -458,7 +650,7 @@ mod tests {
 
     #[test]
     fn ids_round_trip_through_the_reverse_table() {
-        for d in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
+        for d in Dialect::ALL {
             let spec = d.spec();
             for (id, ty) in spec.types.iter().enumerate() {
                 assert_eq!(spec.id_of(*ty), Some(id as u32), "{d} {ty}");
@@ -475,5 +667,14 @@ mod tests {
         assert_eq!(Dialect::Godot3.type_id(T::Dictionary), Some(18));
         assert_eq!(Dialect::Pandemonium.type_id(T::Dictionary), Some(25));
         assert_eq!(Dialect::Godot3.type_id(T::StringName), None);
+        // FORMAT.md §4.1, §5.1: VARIANT_MAX of the other tables.
+        assert_eq!(GODOT2_TYPES.len(), 29);
+        assert_eq!(PANDEMONIUM37_TYPES.len(), 33);
+        assert_eq!(PANDEMONIUM5_TYPES.len(), 40);
+        // Trap 1 of FORMAT.md §9: Dictionary is 27, 18, 20, 22, 25, 25.
+        let dict: Vec<_> = Dialect::ALL.iter().map(|d| d.type_id(T::Dictionary).unwrap()).collect();
+        assert_eq!(dict, [27, 18, 20, 25, 22, 25]);
+        assert_eq!(Dialect::Pandemonium5.type_id(T::PackedInt32Array), Some(30));
+        assert_eq!(Dialect::Pandemonium37.type_id(T::PackedInt32Array), Some(25));
     }
 }

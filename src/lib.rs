@@ -111,6 +111,7 @@ pub use de::Deserializer;
 pub use dialect::{Dialect, VariantType};
 pub use error::{Error, ErrorKind, Result};
 pub use ser::{Compound, Serializer};
+pub use types::godot2::{Image, InputEvent};
 pub use types::math::*;
 pub use types::names::{NodePath, StringName};
 pub use types::object::{Callable, Object, ObjectId, Rid, Signal};

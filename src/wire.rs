@@ -10,6 +10,8 @@ pub(crate) const FLAG_64: u32 = 1 << 16;
 pub(crate) const NODEPATH_NEW_FORMAT: u32 = 0x8000_0000;
 /// Array and Dictionary counts: bit 31 is Godot 2's "shared" bit, masked off on decode.
 pub(crate) const COUNT_MASK: u32 = 0x7FFF_FFFF;
+/// Godot 2's "shared" bit of an Array or Dictionary count.
+pub(crate) const COUNT_SHARED: u32 = 0x8000_0000;
 
 /// Bytes of zero padding after `len` bytes of data, up to a multiple of 4.
 #[inline]

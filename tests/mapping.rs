@@ -628,17 +628,23 @@ fn godot3_refuses_types_it_lacks() {
 }
 
 #[test]
-fn godot2_is_unsupported_for_now() {
+fn godot2_numbers_are_32_bit_only() {
     let godot2 = Config::new(Dialect::Godot2);
-    let err = godot2.to_vec(&1i32).unwrap_err();
+    // An int that does not fit in i32 is an error, never truncated.
+    let err = godot2.to_vec(&(1i64 << 40)).unwrap_err();
     assert!(
-        matches!(err.kind(), ErrorKind::UnsupportedDialect(Dialect::Godot2)),
+        matches!(err.kind(), ErrorKind::NumberOutOfRange { .. }),
         "{err:?}"
     );
-    let bytes = godot_bin::to_vec(&1i32).unwrap();
-    let err = godot2.from_slice::<i32>(&bytes).unwrap_err();
+    // A float is rounded to f32 as the engine rounds it: 0.1 takes 4 bytes, not 8.
+    let bytes = godot2.to_vec(&0.1f64).unwrap();
+    assert_eq!(bytes.len(), 8);
+    assert_eq!(godot2.from_slice::<f32>(&bytes).unwrap(), 0.1f32);
+    // A Godot 4 packet with the 64-bit flag is refused: Godot 2 headers carry no flags.
+    let wide = godot_bin::to_vec(&(1i64 << 40)).unwrap();
+    let err = godot2.from_slice::<i64>(&wide).unwrap_err();
     assert!(
-        matches!(err.kind(), ErrorKind::UnsupportedDialect(Dialect::Godot2)),
+        matches!(err.kind(), ErrorKind::UnknownTypeId { .. }),
         "{err:?}"
     );
 }

@@ -5,13 +5,14 @@
 //! their private serde names (see [`crate::builtin`]).
 
 mod access;
+mod container;
 mod payload;
 
 use crate::builtin::{self, Builtin, Form, Shape, OBJECT_ID};
 use crate::config::Config;
-use crate::dialect::{DialectSpec, VariantType};
+use crate::dialect::{DialectSpec, ObjectForm, VariantType};
 use crate::error::{Error, ErrorKind, Result};
-use crate::variant::{self, ElementType};
+use crate::variant;
 use crate::wire::{Reader, FLAG_64};
 use access::{ArrayAccess, DictionaryAccess, EnumAccess};
 use payload::{BytesDe, PackedDe, PayloadDe};
@@ -84,7 +85,8 @@ impl<'de> Deserializer<'de> {
                 .error(ErrorKind::DepthExceeded(self.config.max_depth)));
         }
         let word = self.reader.u32()?;
-        let id = word & 0xFF;
+        // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
+        let id = if self.spec.header_flags { word & 0xFF } else { word };
         let ty = self.spec.type_of(id).ok_or_else(|| {
             self.reader.error_at(
                 ErrorKind::UnknownTypeId {
@@ -99,6 +101,12 @@ impl<'de> Deserializer<'de> {
             flags: word & !0xFF,
             at,
         })
+    }
+
+    /// Whether an OBJECT packet holds an id (bit 16; every Godot 2 object, which carries
+    /// nothing and reads as id 0).
+    fn object_as_id(&self, h: &Header) -> bool {
+        h.wide() || self.spec.objects == ObjectForm::HeaderOnly
     }
 
     /// The next header, without consuming it.
@@ -137,42 +145,6 @@ impl<'de> Deserializer<'de> {
         )
     }
 
-    /// Godot 4 typed-container data for one kind field (FORMAT.md §2.8).
-    pub(crate) fn container_type(&mut self, kind: u32) -> Result<ElementType> {
-        Ok(match kind {
-            0 => ElementType::Untyped,
-            1 => {
-                let at = self.reader.pos();
-                let id = self.reader.u32()?;
-                let ty = self.spec.type_of(id).ok_or_else(|| {
-                    self.reader.error_at(
-                        ErrorKind::UnknownTypeId {
-                            id,
-                            dialect: self.config.dialect,
-                        },
-                        at,
-                    )
-                })?;
-                ElementType::Builtin(ty)
-            }
-            2 => ElementType::ClassName(self.reader.string()?.to_owned()),
-            _ => ElementType::Script(self.reader.string()?.to_owned()),
-        })
-    }
-
-    /// The element types of an Array or Dictionary header (none before Godot 4.3).
-    pub(crate) fn container_types(&mut self, h: &Header) -> Result<(ElementType, ElementType)> {
-        if !self.spec.typed_containers {
-            return Ok((ElementType::Untyped, ElementType::Untyped));
-        }
-        let first = self.container_type((h.flags >> 16) & 3)?;
-        let second = match h.ty {
-            VariantType::Dictionary => self.container_type((h.flags >> 18) & 3)?,
-            _ => ElementType::Untyped,
-        };
-        Ok((first, second))
-    }
-
     /// Presents the payload of the packet whose header `h` was just read.
     fn visit_payload<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
         let r = &mut self.reader;
@@ -184,17 +156,18 @@ impl<'de> Deserializer<'de> {
             VariantType::Float if h.wide() => visitor.visit_f64(r.f64()?),
             VariantType::Float => visitor.visit_f64(r.f32()?.into()),
             VariantType::String => visitor.visit_borrowed_str(r.string()?),
-            VariantType::Array => {
-                self.container_types(&h)?;
-                let count = self.reader.container_count(4)?;
-                ArrayAccess::visit(self, count, visitor)
+            VariantType::Array | VariantType::TypedArray | VariantType::PackedTypedArray => {
+                let head = self.container_head(&h)?;
+                ArrayAccess::visit(self, head.count, visitor)
             }
             VariantType::Dictionary => {
-                self.container_types(&h)?;
-                let count = self.reader.container_count(8)?;
-                DictionaryAccess::visit(self, count, visitor)
+                let head = self.container_head(&h)?;
+                DictionaryAccess::visit(self, head.count, visitor)
             }
-            VariantType::Object if h.wide() => visitor.visit_u64(r.u64()?),
+            VariantType::Object if self.object_as_id(&h) => {
+                let b = builtin::by_name(OBJECT_ID).expect("in the table");
+                self.builtin_payload(b, h, visitor, false)
+            }
             ty => {
                 let b = builtin::by_type(ty).ok_or_else(|| self.mismatch("a known type", &h))?;
                 self.builtin_payload(b, h, visitor, false)
@@ -211,7 +184,7 @@ impl<'de> Deserializer<'de> {
     ) -> Result<V::Value> {
         let h = self.header()?;
         let as_id = b.name == OBJECT_ID;
-        if h.ty != b.ty || (h.ty == VariantType::Object && h.wide() != as_id) {
+        if h.ty != b.ty || (h.ty == VariantType::Object && self.object_as_id(&h) != as_id) {
             return Err(self.mismatch(b.name.trim_start_matches("$godot_bin::"), &h));
         }
         self.builtin_payload(b, h, visitor, newtype)
@@ -257,6 +230,7 @@ impl<'de> Deserializer<'de> {
                 }
             }
             Form::NodePath => payload::visit_node_path(self, visitor),
+            Form::InputEvent => payload::visit_input_event(self, visitor),
             Form::Object => {
                 if !self.config.allow_objects {
                     return Err(self.reader.error_at(ErrorKind::ObjectsNotAllowed, h.at));
@@ -284,7 +258,10 @@ impl<'de> Deserializer<'de> {
                         self.reader = start;
                         V::$name(Deserialize::deserialize(&mut *self)?)
                     })*
-                    VariantType::Object if h.wide() => V::ObjectId(crate::ObjectId(r.u64()?)),
+                    VariantType::Object if self.object_as_id(&h) => {
+                        self.reader = start;
+                        V::ObjectId(Deserialize::deserialize(&mut *self)?)
+                    }
                     VariantType::Object => {
                         self.reader = start;
                         V::Object(Deserialize::deserialize(&mut *self)?)
@@ -301,7 +278,8 @@ impl<'de> Deserializer<'de> {
             VariantType::Float if h.wide() => V::Float(r.f64()?),
             VariantType::Float => V::Float(r.f32()?.into()),
             VariantType::String => V::String(r.string()?.to_owned()),
-            VariantType::Array => V::Array(variant::decode_array(self, &h)?),
+            VariantType::Array | VariantType::TypedArray => V::Array(variant::decode_array(self, &h)?),
+            VariantType::PackedTypedArray => V::PackedTypedArray(variant::decode_array(self, &h)?),
             VariantType::Dictionary => V::Dictionary(variant::decode_dictionary(self, &h)?),
             _ => typed!(
                 Vector2,
@@ -337,7 +315,9 @@ impl<'de> Deserializer<'de> {
                 PackedVector4Array,
                 PackedVector2iArray,
                 PackedVector3iArray,
-                PackedVector4iArray
+                PackedVector4iArray,
+                Image,
+                InputEvent
             ),
         })
     }
@@ -511,9 +491,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name))
             }
             VariantType::Dictionary => {
-                self.container_types(&h)?;
                 let at = self.reader.pos();
-                if self.reader.container_count(8)? != 1 {
+                if self.container_head(&h)?.count != 1 {
                     return Err(self.reader.error_at(
                         ErrorKind::InvalidData(
                             "an enum needs a one-entry Dictionary {variant: content}",

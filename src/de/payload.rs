@@ -33,6 +33,15 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, 'de> {
             Shape::Leaf(Leaf::Real | Leaf::F32) => visitor.visit_f32(r.f32()?),
             Shape::Leaf(Leaf::F64) => visitor.visit_f64(r.f64()?),
             Shape::Leaf(Leaf::I32) => visitor.visit_i32(r.i32()?),
+            Shape::Leaf(Leaf::U32) => visitor.visit_u32(r.u32()?),
+            Shape::Leaf(Leaf::ImageFormat) => {
+                let at = r.pos();
+                match r.u32()? {
+                    format @ 0..=22 => visitor.visit_u32(format),
+                    _ => Err(r.error_at(ErrorKind::InvalidData("Image format past FORMAT_MAX"), at)),
+                }
+            }
+            Shape::Leaf(Leaf::Bytes) => visitor.visit_borrowed_bytes(BytesDe::read(self.de)?.bytes),
             Shape::Leaf(Leaf::I64) => visitor.visit_i64(r.i64()?),
             Shape::Leaf(Leaf::U64) => visitor.visit_u64(r.u64()?),
             Shape::Leaf(Leaf::Str) => visitor.visit_borrowed_str(r.string()?),
@@ -386,5 +395,60 @@ impl<'de> SeqAccess<'de> for PropertyAccess<'_, 'de> {
             2 => seed.deserialize(&mut *self.de).map(Some),
             _ => Ok(None),
         }
+    }
+}
+
+/// A Godot 2 InputEvent (FORMAT.md §4.6), presented as `[event_type, device, [extra...]]`.
+/// The engine ignores the payload length word except to tell the two JOYSTICK_MOTION
+/// forms apart (with and without the axis value).
+pub(crate) fn visit_input_event<'de, V: Visitor<'de>>(de: &mut Deserializer<'de>, visitor: V) -> Result<V::Value> {
+    let r = &mut de.reader;
+    let event_type = r.u32()?;
+    let device = r.u32()?;
+    let length = r.u32()?;
+    let words = crate::types::godot2::InputEvent::extra_words(event_type, length == 20);
+    let mut extra = [0u32; 2];
+    for word in &mut extra[..words] {
+        *word = r.u32()?;
+    }
+    visitor.visit_seq(de::value::SeqDeserializer::new(
+        [
+            InputEventPart::Word(event_type),
+            InputEventPart::Word(device),
+            InputEventPart::Words(extra[..words].to_vec()),
+        ]
+        .into_iter(),
+    ))
+}
+
+/// One part of an InputEvent as presented to serde.
+enum InputEventPart {
+    Word(u32),
+    Words(Vec<u32>),
+}
+
+impl<'de> IntoDeserializer<'de, Error> for InputEventPart {
+    type Deserializer = InputEventPartDe;
+    fn into_deserializer(self) -> InputEventPartDe {
+        InputEventPartDe(self)
+    }
+}
+
+struct InputEventPartDe(InputEventPart);
+
+impl<'de> de::Deserializer<'de> for InputEventPartDe {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            InputEventPart::Word(w) => visitor.visit_u32(w),
+            InputEventPart::Words(ws) => visitor.visit_seq(de::value::SeqDeserializer::new(ws.into_iter())),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
     }
 }

@@ -62,11 +62,15 @@ impl<'a> Serializer<'a> {
     }
 
     /// INT: 32-bit when the value fits, else 64-bit with the flag, as the engine writes it.
+    /// Godot 2 has no 64-bit INT: a value outside i32 is an error, never truncated.
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
                 self.header(VariantType::Int, 0)?;
                 self.out.put_u32(small as u32);
+            }
+            Err(_) if !self.spec.wide_numbers => {
+                return Err(out_of_range(v, "int (32-bit in this dialect)"));
             }
             Err(_) => {
                 self.header(VariantType::Int, FLAG_64)?;
@@ -77,9 +81,13 @@ impl<'a> Serializer<'a> {
     }
 
     /// FLOAT: 32-bit when the value survives a round trip through f32 (so never NaN),
-    /// else 64-bit with the flag (FORMAT.md §2.3).
+    /// else 64-bit with the flag (FORMAT.md §2.3). Godot 2 has only f32: values are rounded
+    /// to it as that engine rounds them, and a finite value beyond f32's range is an error.
     fn float(&mut self, v: f64) -> Result<()> {
-        if (v as f32) as f64 == v {
+        if !self.spec.wide_numbers && v.is_finite() && (v as f32).is_infinite() {
+            return Err(out_of_range(v, "float (32-bit in this dialect)"));
+        }
+        if (v as f32) as f64 == v || !self.spec.wide_numbers {
             self.header(VariantType::Float, 0)?;
             self.out.put_f32(v as f32);
         } else {
@@ -126,18 +134,6 @@ impl<'a> Serializer<'a> {
         )?;
         let wide = self.wide_reals(b);
         Ok(ScalarSink::new(self.out, wide))
-    }
-
-    pub(crate) fn typed_containers(&self) -> Result<()> {
-        if self.spec.typed_containers {
-            Ok(())
-        } else {
-            Err(ErrorKind::Unsupported(format!(
-                "typed containers do not exist in {}",
-                self.config.dialect
-            ))
-            .into())
-        }
     }
 
     pub(crate) fn enter(&mut self) {
@@ -255,11 +251,16 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         match b.form {
             Form::Fixed(_) => {
                 let absent = b.fixed_shape(self.spec).is_some_and(|s| s.min_size(4) == 0);
-                let sink = self.builtin_scalar_sink(b)?;
                 if absent {
-                    // A Godot 3 RID: the engine sends the type alone.
-                    return Ok(());
+                    // A Godot 3 RID or Godot 2 object: the engine sends the type alone, so
+                    // only id 0 (what such a packet decodes to) can be expressed.
+                    if sinks::capture_u64(value)? != 0 {
+                        let msg = format!("{} ids are not sent by {}", b.ty, self.config.dialect);
+                        return Err(ErrorKind::Unsupported(msg).into());
+                    }
+                    return self.builtin_scalar_sink(b).map(drop);
                 }
+                let sink = self.builtin_scalar_sink(b)?;
                 value.serialize(sink).map(drop)
             }
             Form::Packed(_) | Form::Bytes => {
@@ -342,6 +343,8 @@ pub enum Compound<'s, 'a> {
         ser: &'s mut Serializer<'a>,
         count_at: usize,
         count: u32,
+        /// Bits ORed into the count (Godot 2's shared flag).
+        count_flags: u32,
         levels: usize,
     },
     /// The fields of a builtin type.
@@ -355,8 +358,16 @@ impl<'s, 'a> Compound<'s, 'a> {
             ser,
             count_at,
             count: 0,
+            count_flags: 0,
             levels,
         }
+    }
+
+    pub(crate) fn with_count_flags(mut self, flags: u32) -> Self {
+        if let Compound::Counted { count_flags, .. } = &mut self {
+            *count_flags = flags;
+        }
+        self
     }
 
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -391,9 +402,10 @@ impl<'s, 'a> Compound<'s, 'a> {
                 ser,
                 count_at,
                 count,
+                count_flags,
                 levels,
             } => {
-                ser.out.patch_u32(count_at, count);
+                ser.out.patch_u32(count_at, count | count_flags);
                 ser.leave(levels);
                 Ok(())
             }

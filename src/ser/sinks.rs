@@ -4,10 +4,10 @@
 
 use super::{Compound, Serializer};
 use crate::builtin::{Builtin, Form};
-use crate::dialect::VariantType;
+use crate::dialect::{ObjectForm, TypedArrays, VariantType};
 use crate::error::{Error, ErrorKind, Result};
 use crate::variant::ElementType;
-use crate::wire::{pad_len, Put, NODEPATH_NEW_FORMAT};
+use crate::wire::{pad_len, Put, COUNT_SHARED, FLAG_64, NODEPATH_NEW_FORMAT};
 use serde::ser::{self, Impossible, Serialize};
 
 fn unexpected(what: &str) -> Error {
@@ -194,6 +194,14 @@ impl<'o> ser::Serializer for ScalarSink<'o> {
         self.out.put_f64(v);
         Ok(1)
     }
+    fn serialize_u32(self, v: u32) -> Result<usize> {
+        self.out.put_u32(v);
+        Ok(1)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<usize> {
+        put_bytes(self.out, v);
+        Ok(1)
+    }
     fn serialize_i32(self, v: i32) -> Result<usize> {
         self.out.put_u32(v as u32);
         Ok(1)
@@ -245,7 +253,7 @@ impl<'o> ser::Serializer for ScalarSink<'o> {
     ) -> Result<usize> {
         value.serialize(self)
     }
-    reject!(usize; bool i8 i16 u8 u16 u32 char bytes none some unit unit_struct unit_variant
+    reject!(usize; bool i8 i16 u8 u16 char none some unit unit_struct unit_variant
         newtype_variant tuple_variant map struct_variant);
 }
 
@@ -327,6 +335,7 @@ impl<'o> ser::Serializer for PackedSink<'o> {
 #[derive(Debug)]
 enum Captured {
     Bool(bool),
+    U64(u64),
     Str(String),
     Variant(u32, Option<Box<Captured>>),
 }
@@ -350,6 +359,9 @@ impl ser::Serializer for Capture {
     fn serialize_str(self, v: &str) -> Result<Captured> {
         Ok(Captured::Str(v.to_owned()))
     }
+    fn serialize_u64(self, v: u64) -> Result<Captured> {
+        Ok(Captured::U64(v))
+    }
     fn serialize_unit_variant(
         self,
         _: &'static str,
@@ -370,8 +382,16 @@ impl ser::Serializer for Capture {
             Some(Box::new(value.serialize(Capture)?)),
         ))
     }
-    reject!(Captured; i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char bytes none some unit unit_struct
+    reject!(Captured; i8 i16 i32 i64 u8 u16 u32 f32 f64 char bytes none some unit unit_struct
         newtype_struct seq tuple tuple_struct tuple_variant map struct struct_variant);
+}
+
+/// The u64 inside a `Rid` or `ObjectId`.
+pub(crate) fn capture_u64<T: Serialize + ?Sized>(value: &T) -> Result<u64> {
+    match value.serialize(Capture)? {
+        Captured::U64(v) => Ok(v),
+        _ => Err(unexpected("a non-u64 id")),
+    }
 }
 
 fn capture_element_type<T: Serialize + ?Sized>(value: &T) -> Result<ElementType> {
@@ -396,7 +416,7 @@ fn capture_element_type<T: Serialize + ?Sized>(value: &T) -> Result<ElementType>
     })
 }
 
-/// The container-type kind (FORMAT.md §2.2) and its data.
+/// The Godot 4 container-type kind (FORMAT.md §2.2).
 fn container_kind(t: &ElementType) -> u32 {
     match t {
         ElementType::Untyped => 0,
@@ -406,19 +426,86 @@ fn container_kind(t: &ElementType) -> u32 {
     }
 }
 
+fn element_type_id(ser: &Serializer<'_>, ty: VariantType) -> Result<u32> {
+    ser.spec
+        .id_of(ty)
+        .ok_or_else(|| unexpected("an element type outside the dialect"))
+}
+
+/// Godot 4 type data: nothing, a type id, or a class name / script path.
 fn put_container_type(ser: &mut Serializer<'_>, t: &ElementType) -> Result<()> {
     match t {
         ElementType::Untyped => {}
         ElementType::Builtin(ty) => {
-            let id = ser
-                .spec
-                .id_of(*ty)
-                .ok_or_else(|| unexpected("an element type outside the dialect"))?;
+            let id = element_type_id(ser, *ty)?;
             ser.out.put_u32(id);
         }
         ElementType::ClassName(s) | ElementType::Script(s) => ser.out.put_string(s),
     }
     Ok(())
+}
+
+/// The class name Pandemonium 5 and Godot 4 use for objects sent as ids.
+const OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+/// Writes the header and type data of an Array (`ty` Array or PackedTypedArray) or a
+/// Dictionary, as the dialect marks element types, and returns the bits to OR into the
+/// count (Godot 2's shared flag).
+fn container_header(
+    ser: &mut Serializer<'_>,
+    ty: VariantType,
+    types: (&ElementType, &ElementType),
+    shared: bool,
+) -> Result<u32> {
+    let cannot = |what: &str| -> Error {
+        ErrorKind::Unsupported(format!("{what} do not exist in {}", ser.config.dialect)).into()
+    };
+    if shared && !ser.spec.shared_bit {
+        return Err(cannot("shared containers"));
+    }
+    let shared_bit = if shared { COUNT_SHARED } else { 0 };
+    let (first, second) = types;
+    let untyped = first.is_untyped() && second.is_untyped();
+    match (ty, ser.spec.typed_arrays) {
+        (VariantType::Dictionary | VariantType::Array, _) if untyped => ser.header(ty, 0)?,
+        (VariantType::Dictionary, _) if ser.spec.typed_dictionaries => {
+            let flags = container_kind(first) << 16 | container_kind(second) << 18;
+            ser.header(ty, flags)?;
+            put_container_type(ser, first)?;
+            put_container_type(ser, second)?;
+        }
+        (VariantType::Array, TypedArrays::HeaderBits) => {
+            ser.header(ty, container_kind(first) << 16)?;
+            put_container_type(ser, first)?;
+        }
+        (VariantType::Array | VariantType::PackedTypedArray, TypedArrays::OwnType) => {
+            // Pandemonium 5 (FORMAT.md §5.3): the element type id; for objects, the class
+            // as a nested StringName, or header bit 16 for objects sent as ids.
+            let own = if ty == VariantType::Array { VariantType::TypedArray } else { ty };
+            match first {
+                ElementType::Builtin(t) => {
+                    ser.header(own, 0)?;
+                    let id = element_type_id(ser, *t)?;
+                    ser.out.put_u32(id);
+                }
+                ElementType::ClassName(class) => {
+                    let as_id = class == OBJECT_AS_ID;
+                    ser.header(own, if as_id { FLAG_64 } else { 0 })?;
+                    let id = element_type_id(ser, VariantType::Object)?;
+                    ser.out.put_u32(id);
+                    if !as_id {
+                        ser.header(VariantType::StringName, 0)?;
+                        ser.out.put_string(class);
+                    }
+                }
+                ElementType::Untyped | ElementType::Script(_) => {
+                    return Err(cannot("untyped or script-typed TypedArrays"))
+                }
+            }
+        }
+        _ => return Err(cannot("typed containers")),
+    }
+    Ok(shared_bit)
 }
 
 /// Where a builtin struct's fields go.
@@ -435,9 +522,13 @@ enum FieldState {
     Object {
         null: bool,
     },
-    TypedArray,
-    TypedDictionary {
-        key_type: Option<ElementType>,
+    InputEvent {
+        length_at: usize,
+    },
+    Container {
+        ty: VariantType,
+        types: [ElementType; 2],
+        shared: bool,
     },
 }
 
@@ -467,17 +558,21 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                     absolute: false,
                 }
             }
+            Form::Object if ser.spec.objects == ObjectForm::HeaderOnly => {
+                return Err(unexpected("a full object (Godot 2 sends objects as the type alone)"))
+            }
             Form::Object => {
                 ser.header(b.ty, 0)?;
                 FieldState::Object { null: false }
             }
-            Form::TypedArray => {
-                ser.typed_containers()?;
-                FieldState::TypedArray
-            }
-            Form::TypedDictionary => {
-                ser.typed_containers()?;
-                FieldState::TypedDictionary { key_type: None }
+            Form::TypedArray | Form::TypedDictionary => FieldState::Container {
+                ty: b.ty,
+                types: Default::default(),
+                shared: false,
+            },
+            Form::InputEvent => {
+                ser.header(b.ty, 0)?;
+                FieldState::InputEvent { length_at: 0 }
             }
             Form::Packed(_) | Form::Bytes => return Err(unexpected("a packed array as a struct")),
         };
@@ -518,34 +613,40 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                     ser,
                     names_first: true,
                     no_count: *null,
+                    count_flags: 0,
                 })?;
             }
-            (FieldState::TypedArray, "element_type") => {
-                let t = capture_element_type(value)?;
-                ser.header(VariantType::Array, container_kind(&t) << 16)?;
-                put_container_type(ser, &t)?;
+            (FieldState::InputEvent { length_at }, "event_type" | "device") => {
+                value.serialize(ScalarSink::new(ser.out, false))?;
+                if key == "device" {
+                    // The payload length, patched once the extra words are counted.
+                    *length_at = ser.out.len();
+                    ser.out.put_u32(0);
+                }
             }
-            (FieldState::TypedArray, "items") => {
-                value.serialize(ItemsSink { ser })?;
+            (FieldState::InputEvent { length_at }, "extra") => {
+                let words = value.serialize(ScalarSink::new(ser.out, false))?;
+                ser.out.patch_u32(*length_at, 12 + 4 * words as u32);
             }
-            (FieldState::TypedDictionary { key_type }, "key_type") => {
-                *key_type = Some(capture_element_type(value)?)
+            (FieldState::Container { types, .. }, "element_type" | "key_type") => {
+                types[0] = capture_element_type(value)?
             }
-            (FieldState::TypedDictionary { key_type }, "value_type") => {
-                let k = key_type
-                    .take()
-                    .ok_or_else(|| unexpected("value_type before key_type"))?;
-                let v = capture_element_type(value)?;
-                let flags = container_kind(&k) << 16 | container_kind(&v) << 18;
-                ser.header(VariantType::Dictionary, flags)?;
-                put_container_type(ser, &k)?;
-                put_container_type(ser, &v)?;
+            (FieldState::Container { types, .. }, "value_type") => types[1] = capture_element_type(value)?,
+            (FieldState::Container { shared, .. }, "shared") => match value.serialize(Capture)? {
+                Captured::Bool(b) => *shared = b,
+                _ => return Err(unexpected("a non-bool `shared`")),
+            },
+            (FieldState::Container { ty, types, shared }, "items") => {
+                let count_flags = container_header(ser, *ty, (&types[0], &types[1]), *shared)?;
+                value.serialize(ItemsSink { ser, count_flags })?;
             }
-            (FieldState::TypedDictionary { .. }, "entries") => {
+            (FieldState::Container { ty, types, shared }, "entries") => {
+                let count_flags = container_header(ser, *ty, (&types[0], &types[1]), *shared)?;
                 value.serialize(PairsSink {
                     ser,
                     names_first: false,
                     no_count: false,
+                    count_flags,
                 })?;
             }
             (_, other) => return Err(unexpected(other)),
@@ -561,10 +662,13 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
             absolute,
         } = self.state
         {
+            // Godot 2 sends the last subname as its separate property (flag bit 1).
+            let property = self.ser.spec.nodepath_property && subnames > 0;
+            let flags = absolute as u32 | (property as u32) << 1;
             let out = &mut *self.ser.out;
             out.patch_u32(words_at, names as u32 | NODEPATH_NEW_FORMAT);
-            out.patch_u32(words_at + 4, subnames as u32);
-            out.patch_u32(words_at + 8, absolute as u32);
+            out.patch_u32(words_at + 4, (subnames - property as usize) as u32);
+            out.patch_u32(words_at + 8, flags);
         }
         Ok(())
     }
@@ -573,6 +677,7 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
 /// A typed array's items: an Array payload without its header.
 struct ItemsSink<'s, 'a> {
     ser: &'s mut Serializer<'a>,
+    count_flags: u32,
 }
 
 impl<'s, 'a> ser::Serializer for ItemsSink<'s, 'a> {
@@ -590,7 +695,7 @@ impl<'s, 'a> ser::Serializer for ItemsSink<'s, 'a> {
         let count_at = self.ser.out.len();
         self.ser.out.put_u32(0);
         self.ser.enter();
-        Ok(Compound::counted(self.ser, count_at, 1))
+        Ok(Compound::counted(self.ser, count_at, 1).with_count_flags(self.count_flags))
     }
     reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str bytes none some unit
         unit_struct unit_variant newtype_struct newtype_variant tuple tuple_struct tuple_variant
@@ -604,6 +709,8 @@ struct PairsSink<'s, 'a> {
     names_first: bool,
     /// The null object form carries no property count.
     no_count: bool,
+    /// Bits ORed into the count (Godot 2's shared flag).
+    count_flags: u32,
 }
 
 /// The pairs being written by a [`PairsSink`].
@@ -611,6 +718,7 @@ pub struct Pairs<'s, 'a> {
     ser: &'s mut Serializer<'a>,
     names_first: bool,
     no_count: bool,
+    count_flags: u32,
     count_at: usize,
     count: u32,
 }
@@ -630,7 +738,7 @@ impl ser::SerializeSeq for Pairs<'_, '_> {
     }
     fn end(self) -> Result<()> {
         if !self.no_count {
-            self.ser.out.patch_u32(self.count_at, self.count);
+            self.ser.out.patch_u32(self.count_at, self.count | self.count_flags);
         }
         self.ser.leave(1);
         Ok(())
@@ -658,6 +766,7 @@ impl<'s, 'a> ser::Serializer for PairsSink<'s, 'a> {
             ser: self.ser,
             names_first: self.names_first,
             no_count: self.no_count,
+            count_flags: self.count_flags,
             count_at,
             count: 0,
         })

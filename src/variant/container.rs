@@ -34,6 +34,8 @@ pub struct Array {
     pub element_type: ElementType,
     /// The elements.
     pub items: Vec<Variant>,
+    /// Godot 2 only: the array is shared (bit 31 of the count; 2.x GDScript arrays are).
+    pub shared: bool,
 }
 
 impl Array {
@@ -47,6 +49,7 @@ impl Array {
         Array {
             element_type,
             items,
+            shared: false,
         }
     }
 }
@@ -67,8 +70,8 @@ impl std::ops::DerefMut for Array {
 impl From<Vec<Variant>> for Array {
     fn from(items: Vec<Variant>) -> Self {
         Array {
-            element_type: ElementType::Untyped,
             items,
+            ..Array::default()
         }
     }
 }
@@ -110,6 +113,8 @@ pub struct Dictionary {
     pub value_type: ElementType,
     /// The entries, in order.
     pub entries: Vec<(Variant, Variant)>,
+    /// Godot 2 only: the dictionary is shared (bit 31 of the count).
+    pub shared: bool,
 }
 
 impl Dictionary {

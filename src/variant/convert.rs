@@ -1,6 +1,7 @@
 //! Conversions into [`Variant`] and accessors out of it.
 
 use super::{Array, Dictionary, Variant};
+use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};

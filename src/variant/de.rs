@@ -136,39 +136,40 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 }
 
-/// Decodes an Array packet's payload into an [`Array`], keeping its element type.
+/// Decodes an Array (or Pandemonium 5 typed array) packet's payload into an [`Array`],
+/// keeping its element type and Godot 2 shared flag.
 pub(crate) fn decode_array(de: &mut Deserializer<'_>, h: &Header) -> Result<Array> {
-    let (element_type, _) = de.container_types(h)?;
-    let count = de.reader.container_count(4)?;
+    let head = de.container_head(h)?;
     de.enter();
-    let mut items = Vec::with_capacity(count.min(4096));
-    for _ in 0..count {
+    let mut items = Vec::with_capacity(head.count.min(4096));
+    for _ in 0..head.count {
         items.push(de.decode_variant()?);
     }
     de.leave();
     Ok(Array {
-        element_type,
+        element_type: head.first,
         items,
+        shared: head.shared,
     })
 }
 
 /// Decodes a Dictionary packet's payload into a [`Dictionary`], keeping every entry in
 /// order (duplicates included, so that re-encoding gives the same bytes).
 pub(crate) fn decode_dictionary(de: &mut Deserializer<'_>, h: &Header) -> Result<Dictionary> {
-    let (key_type, value_type) = de.container_types(h)?;
-    let count = de.reader.container_count(8)?;
+    let head = de.container_head(h)?;
     de.enter();
-    let mut entries = Vec::with_capacity(count.min(4096));
-    for _ in 0..count {
+    let mut entries = Vec::with_capacity(head.count.min(4096));
+    for _ in 0..head.count {
         let key = de.decode_variant()?;
         let value = de.decode_variant()?;
         entries.push((key, value));
     }
     de.leave();
     Ok(Dictionary {
-        key_type,
-        value_type,
+        key_type: head.first,
+        value_type: head.second,
         entries,
+        shared: head.shared,
     })
 }
 

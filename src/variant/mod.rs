@@ -9,6 +9,7 @@ pub use container::{Array, Dictionary, ElementType};
 pub(crate) use de::{decode_array, decode_dictionary, hand_over, TOKEN};
 
 use crate::dialect::VariantType;
+use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
@@ -121,6 +122,13 @@ pub enum Variant {
     PackedVector3iArray(PackedVector3iArray),
     /// `PoolVector4iArray` (Pandemonium).
     PackedVector4iArray(PackedVector4iArray),
+    /// `Image` (Godot 2).
+    Image(Image),
+    /// `InputEvent` (Godot 2).
+    InputEvent(InputEvent),
+    /// `PackedTypedArray` (Pandemonium 5; its `TypedArray` is an [`Array`] with an element
+    /// type).
+    PackedTypedArray(Array),
 }
 
 /// Calls `$m!(Variant, Type)` for every Variant that wraps a builtin type of the same name.
@@ -131,7 +139,8 @@ macro_rules! for_each_builtin_variant {
         Rid, ObjectId, Object, Callable, Signal, Dictionary, Array, PackedByteArray,
         PackedInt32Array, PackedInt64Array, PackedFloat32Array, PackedFloat64Array,
         PackedStringArray, PackedVector2Array, PackedVector3Array, PackedColorArray,
-        PackedVector4Array, PackedVector2iArray, PackedVector3iArray, PackedVector4iArray}
+        PackedVector4Array, PackedVector2iArray, PackedVector3iArray, PackedVector4iArray,
+        Image, InputEvent}
     };
 }
 pub(crate) use for_each_builtin_variant;
@@ -148,6 +157,7 @@ impl Variant {
                     Variant::Float(_) => VariantType::Float,
                     Variant::String(_) => VariantType::String,
                     Variant::ObjectId(_) | Variant::Object(_) => VariantType::Object,
+                    Variant::PackedTypedArray(_) => VariantType::PackedTypedArray,
                     $(Variant::$name(_) => VariantType::$name,)*
                 }
             };
@@ -188,7 +198,9 @@ impl Variant {
             PackedVector4Array,
             PackedVector2iArray,
             PackedVector3iArray,
-            PackedVector4iArray
+            PackedVector4iArray,
+            Image,
+            InputEvent
         )
     }
 }
