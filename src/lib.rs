@@ -116,6 +116,7 @@ pub use types::math::*;
 pub use types::names::{NodePath, StringName};
 pub use types::object::{Callable, Object, ObjectId, Rid, Signal};
 pub use types::packed::*;
+pub use types::typed::{GodotType, TypedArray};
 pub use variant::{Array, Dictionary, ElementType, Variant};
 
 use serde::de::{Deserialize, DeserializeOwned};

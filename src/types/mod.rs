@@ -5,3 +5,4 @@ pub mod math;
 pub mod names;
 pub mod object;
 pub mod packed;
+pub mod typed;
