@@ -174,6 +174,21 @@ impl<'de> Reader<'de> {
     }
 }
 
+/// Refuses text the engine would not read back as written: a NUL ends the engine's text,
+/// and a length past `i32::MAX` is refused by its decoder.
+pub(crate) fn check_text(s: &str) -> Result<()> {
+    if s.len() > i32::MAX as usize - 4 {
+        return Err(ErrorKind::LengthOutOfRange(s.len() as i64).into());
+    }
+    if s.contains('\0') {
+        return Err(ErrorKind::Unsupported(
+            "a NUL character in a string (the engine's text ends there)".into(),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// UTF-8 as the engine reads it: BOM stripped, text ends at the first NUL.
 pub(crate) fn engine_utf8(raw: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
     let raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);

@@ -11,7 +11,7 @@ use crate::builtin::{self, Builtin, Form};
 use crate::config::Config;
 use crate::dialect::{DialectSpec, VariantType};
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire::{Put, FLAG_64};
+use crate::wire::{check_text, Put, FLAG_64};
 use serde::ser::{self, Serialize};
 use sinks::{BuiltinFields, PackedSink, ScalarSink};
 
@@ -98,6 +98,7 @@ impl<'a> Serializer<'a> {
     }
 
     fn string(&mut self, v: &str) -> Result<()> {
+        check_text(v)?;
         self.header(VariantType::String, 0)?;
         self.out.put_string(v);
         Ok(())

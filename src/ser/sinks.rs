@@ -7,7 +7,7 @@ use crate::builtin::{Builtin, Form};
 use crate::dialect::{ObjectForm, TypedArrays, VariantType};
 use crate::error::{Error, ErrorKind, Result};
 use crate::variant::ElementType;
-use crate::wire::{pad_len, Put, COUNT_SHARED, FLAG_64, NODEPATH_NEW_FORMAT};
+use crate::wire::{check_text, pad_len, Put, COUNT_SHARED, FLAG_64, NODEPATH_NEW_FORMAT};
 use serde::ser::{self, Impossible, Serialize};
 
 fn unexpected(what: &str) -> Error {
@@ -89,6 +89,12 @@ macro_rules! reject {
             Err(unexpected("an enum"))
         }
     };
+}
+
+/// The u32 this serializer wrote at `at` (a field that decides whether what follows is
+/// valid).
+fn read_u32(out: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([out[at], out[at + 1], out[at + 2], out[at + 3]])
 }
 
 /// count, bytes, zero padding (a PackedByteArray payload).
@@ -215,6 +221,7 @@ impl<'o> ser::Serializer for ScalarSink<'o> {
         Ok(1)
     }
     fn serialize_str(self, v: &str) -> Result<usize> {
+        check_text(v)?;
         if self.packed_strings {
             self.out.put_packed_string(v);
         } else {
@@ -481,7 +488,11 @@ fn container_header(
         (VariantType::Array | VariantType::PackedTypedArray, TypedArrays::OwnType) => {
             // Pandemonium 5 (FORMAT.md §5.3): the element type id; for objects, the class
             // as a nested StringName, or header bit 16 for objects sent as ids.
-            let own = if ty == VariantType::Array { VariantType::TypedArray } else { ty };
+            let own = if ty == VariantType::Array {
+                VariantType::TypedArray
+            } else {
+                ty
+            };
             match first {
                 ElementType::Builtin(t) => {
                     ser.header(own, 0)?;
@@ -559,7 +570,9 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                 }
             }
             Form::Object if ser.spec.objects == ObjectForm::HeaderOnly => {
-                return Err(unexpected("a full object (Godot 2 sends objects as the type alone)"))
+                return Err(unexpected(
+                    "a full object (Godot 2 sends objects as the type alone)",
+                ))
             }
             Form::Object => {
                 ser.header(b.ty, 0)?;
@@ -586,6 +599,14 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
     ) -> Result<()> {
         let ser = &mut *self.ser;
         match (&mut self.state, key) {
+            (FieldState::Fixed { wide }, "format") => {
+                // A Godot 2 Image format past FORMAT_MAX would not decode (FORMAT.md §4.5).
+                let at = ser.out.len();
+                value.serialize(ScalarSink::new(ser.out, *wide))?;
+                if read_u32(ser.out, at) >= 23 {
+                    return Err(unexpected("an Image format at or past FORMAT_MAX (23)"));
+                }
+            }
             (FieldState::Fixed { wide }, _) => {
                 value.serialize(ScalarSink::new(ser.out, *wide))?;
             }
@@ -626,12 +647,21 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
             }
             (FieldState::InputEvent { length_at }, "extra") => {
                 let words = value.serialize(ScalarSink::new(ser.out, false))?;
+                // The decoder reads as many words as the event type has (FORMAT.md §4.6).
+                let event_type = read_u32(ser.out, *length_at - 8);
+                if crate::types::godot2::InputEvent::extra_words(event_type, words == 2) != words {
+                    return Err(unexpected(
+                        "an InputEvent whose extra words do not fit its type",
+                    ));
+                }
                 ser.out.patch_u32(*length_at, 12 + 4 * words as u32);
             }
             (FieldState::Container { types, .. }, "element_type" | "key_type") => {
                 types[0] = capture_element_type(value)?
             }
-            (FieldState::Container { types, .. }, "value_type") => types[1] = capture_element_type(value)?,
+            (FieldState::Container { types, .. }, "value_type") => {
+                types[1] = capture_element_type(value)?
+            }
             (FieldState::Container { shared, .. }, "shared") => match value.serialize(Capture)? {
                 Captured::Bool(b) => *shared = b,
                 _ => return Err(unexpected("a non-bool `shared`")),
@@ -738,7 +768,9 @@ impl ser::SerializeSeq for Pairs<'_, '_> {
     }
     fn end(self) -> Result<()> {
         if !self.no_count {
-            self.ser.out.patch_u32(self.count_at, self.count | self.count_flags);
+            self.ser
+                .out
+                .patch_u32(self.count_at, self.count | self.count_flags);
         }
         self.ser.leave(1);
         Ok(())
