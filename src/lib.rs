@@ -95,10 +95,13 @@
 #![warn(missing_docs)]
 
 mod builtin;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod config;
 mod de;
 mod dialect;
 mod error;
+pub mod framing;
 mod ser;
 mod types;
 mod variant;

@@ -1,0 +1,516 @@
+//! Framing: how the engine's stream, file and packet APIs delimit values.
+//!
+//! | Engine API (Godot 4 name / Godot 3 name) | On the wire | Here |
+//! |---|---|---|
+//! | `StreamPeer.put_var` / `get_var` (`StreamPeerTCP`, `StreamPeerTLS`...) | u32 length prefix, then the packet | [`write_framed`], [`read_framed`], [`frames`] |
+//! | `FileAccess.store_var` / `get_var` (`File` in Godot 3) | u32 length prefix, then the packet | the same functions over a [`std::fs::File`] |
+//! | `PacketPeerStream` (a PacketPeer over a StreamPeer) | u32 length prefix, then the packet, always little-endian | the same functions |
+//! | `PacketPeer.put_var` / `get_var` (`PacketPeerUDP`, ENet, `WebSocketPeer`...) | the bare packet, one value per packet | [`encode_packet`], [`decode_packet`] |
+//! | `var_to_bytes` / `bytes_to_var` (`var2bytes` / `bytes2var`) | the bare packet | [`Config::to_vec`], [`Config::from_slice`] |
+//!
+//! The length prefix counts the bytes of the packet that follows (not itself). It is
+//! little-endian unless the engine object's `big_endian` property (`endian_swap` on a
+//! Godot 3 `File`) is set; that property swaps only the prefix, never the packet. Godot 3,
+//! Godot 4 and Pandemonium frame alike; only the packets differ, which the [`Config`]'s
+//! dialect takes care of.
+//!
+//! A reader that accepts frames from the network must bound their size: [`read_framed`]
+//! and [`frames`] take a maximum frame length, and a length prefix above it is
+//! [`ErrorKind::LengthOutOfRange`] before anything is allocated. Even below the maximum,
+//! the payload buffer grows with the bytes that actually arrive, so a peer that announces
+//! a large frame and sends nothing costs nothing. [`DEFAULT_MAX_FRAME_LEN`] (8 MiB, the
+//! engine's default `PacketPeer.encode_buffer_max_size`) is a reasonable start; use
+//! [`Framing`] to set the maximum together with the prefix byte order and how strict
+//! decoding is.
+//!
+//! ```
+//! use godot_bin::framing::{self, DEFAULT_MAX_FRAME_LEN};
+//! use godot_bin::{Config, Dialect, Variant, Vector2};
+//!
+//! let cfg = Config::new(Dialect::Godot3);
+//! let mut stream = Vec::new(); // a TcpStream or a File in real use
+//! framing::write_framed(&mut stream, &Vector2::new(1.0, 2.0), &cfg)?;
+//! framing::write_framed(&mut stream, "hello", &cfg)?;
+//! assert_eq!(&stream[..4], &12u32.to_le_bytes()); // the prefix: a 12-byte packet follows
+//!
+//! let mut reader = &stream[..];
+//! let first: Option<Vector2> = framing::read_framed(&mut reader, &cfg, DEFAULT_MAX_FRAME_LEN)?;
+//! assert_eq!(first, Some(Vector2::new(1.0, 2.0)));
+//! let rest: Vec<Variant> =
+//!     framing::frames(reader, &cfg, DEFAULT_MAX_FRAME_LEN).collect::<Result<_, _>>()?;
+//! assert_eq!(rest, [Variant::from("hello")]);
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+//!
+//! ## Error offsets
+//!
+//! A framing error (a length above the maximum, a stream that ends inside a frame) carries
+//! the byte offset in the stream where it happened, counted from where the reader (or the
+//! single [`read_framed`] call) started. An error while decoding a frame's packet carries
+//! the offset inside that packet, as [`Config::from_slice`] reports it.
+
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::variant::Variant;
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::Serialize;
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::marker::PhantomData;
+
+/// The size of the length prefix in front of every framed packet.
+pub const PREFIX_LEN: usize = 4;
+
+/// A default maximum frame length: 8 MiB, the engine's default
+/// `PacketPeer.encode_buffer_max_size`. Lower it for servers that expect small messages.
+pub const DEFAULT_MAX_FRAME_LEN: usize = 8 << 20;
+
+/// The largest packet any engine API can read back from a frame: `StreamPeer.get_var`
+/// keeps the prefix in a signed 32-bit `int`, so a longer frame is refused there. Writers
+/// refuse to produce one.
+pub const ENGINE_MAX_FRAME_LEN: usize = i32::MAX as usize;
+
+/// How frames are delimited and checked: the maximum frame length, the byte order of the
+/// length prefix and whether bytes after a packet inside its frame are tolerated.
+///
+/// The free functions of this module use `Framing::new(max_frame_len)`; build a `Framing`
+/// for the other options.
+///
+/// ```
+/// use godot_bin::framing::Framing;
+/// use godot_bin::Config;
+///
+/// // A peer that set `StreamPeer.big_endian = true`, sending small messages.
+/// let framing = Framing::new(64 * 1024).big_endian(true);
+/// let mut out = Vec::new();
+/// framing.write(&mut out, &Config::default(), &7)?;
+/// assert_eq!(out, [0, 0, 0, 8, 2, 0, 0, 0, 7, 0, 0, 0]); // the packet stays little-endian
+/// let back: Option<i32> = framing.read(&out[..], &Config::default())?;
+/// assert_eq!(back, Some(7));
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    max_frame_len: usize,
+    big_endian: bool,
+    ignore_trailing_bytes: bool,
+}
+
+impl Default for Framing {
+    /// `Framing::new(DEFAULT_MAX_FRAME_LEN)`.
+    fn default() -> Self {
+        Framing::new(DEFAULT_MAX_FRAME_LEN)
+    }
+}
+
+impl Framing {
+    /// Frames of at most `max_frame_len` packet bytes (the prefix not counted), with a
+    /// little-endian prefix, decoded strictly.
+    pub const fn new(max_frame_len: usize) -> Self {
+        Framing {
+            max_frame_len,
+            big_endian: false,
+            ignore_trailing_bytes: false,
+        }
+    }
+
+    /// Read and write the length prefix big-endian, as the engine does when the
+    /// `StreamPeer`'s `big_endian` property (a Godot 3 `File`'s `endian_swap`) is set.
+    /// The packet itself stays little-endian. `PacketPeerStream` ignores the property.
+    pub const fn big_endian(mut self, big_endian: bool) -> Self {
+        self.big_endian = big_endian;
+        self
+    }
+
+    /// Accept bytes after the packet inside a frame and skip them, as the engine's
+    /// `get_var` does. Off by default: a frame must hold exactly one packet, and extra
+    /// bytes are [`ErrorKind::TrailingBytes`].
+    pub const fn ignore_trailing_bytes(mut self, ignore: bool) -> Self {
+        self.ignore_trailing_bytes = ignore;
+        self
+    }
+
+    /// The maximum frame length, in packet bytes.
+    pub const fn max_frame_len(&self) -> usize {
+        self.max_frame_len
+    }
+
+    /// Whether the prefix is big-endian.
+    pub const fn is_big_endian(&self) -> bool {
+        self.big_endian
+    }
+
+    /// Whether bytes after the packet inside a frame are skipped.
+    pub const fn ignores_trailing_bytes(&self) -> bool {
+        self.ignore_trailing_bytes
+    }
+
+    /// The packet length a prefix announces, checked against the maximum frame length.
+    /// A larger one is [`ErrorKind::LengthOutOfRange`] (with no offset).
+    pub fn frame_len(&self, prefix: [u8; PREFIX_LEN]) -> Result<usize> {
+        let raw = self.raw_len(prefix);
+        self.check_len(raw)
+            .ok_or_else(|| ErrorKind::LengthOutOfRange(i64::from(raw)).into())
+    }
+
+    fn raw_len(&self, prefix: [u8; PREFIX_LEN]) -> u32 {
+        if self.big_endian {
+            u32::from_be_bytes(prefix)
+        } else {
+            u32::from_le_bytes(prefix)
+        }
+    }
+
+    fn check_len(&self, raw: u32) -> Option<usize> {
+        usize::try_from(raw)
+            .ok()
+            .filter(|&len| len <= self.max_frame_len)
+    }
+
+    /// Appends one frame (prefix and packet) holding `value` to `out`. The frame is
+    /// refused if its packet is longer than the maximum frame length (so a peer using the
+    /// same limit can read it) or than [`ENGINE_MAX_FRAME_LEN`]; `out` is then left as it
+    /// was.
+    pub fn encode_frame<T: Serialize + ?Sized>(
+        &self,
+        cfg: &Config,
+        value: &T,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let limit = self.max_frame_len.min(ENGINE_MAX_FRAME_LEN);
+        encode_frame_with(cfg, value, out, self.big_endian, limit)
+    }
+
+    /// Writes one frame holding `value` to `writer`, in a single `write_all`. See
+    /// [`encode_frame`](Framing::encode_frame) for the length check.
+    pub fn write<W: Write, T: Serialize + ?Sized>(
+        &self,
+        mut writer: W,
+        cfg: &Config,
+        value: &T,
+    ) -> Result<()> {
+        let mut frame = Vec::new();
+        self.encode_frame(cfg, value, &mut frame)?;
+        writer.write_all(&frame)?;
+        Ok(())
+    }
+
+    /// Decodes the packet of one frame (the bytes after the prefix), honouring
+    /// [`ignore_trailing_bytes`](Framing::ignore_trailing_bytes). Strings and byte slices
+    /// may borrow from `packet`.
+    pub fn decode_frame<'de, T: Deserialize<'de>>(
+        &self,
+        cfg: &Config,
+        packet: &'de [u8],
+    ) -> Result<T> {
+        if self.ignore_trailing_bytes {
+            cfg.take_from_slice(packet).map(|(value, _)| value)
+        } else {
+            cfg.from_slice(packet)
+        }
+    }
+
+    /// Reads one frame from `reader` and decodes it. `Ok(None)` means the stream ended
+    /// cleanly before the frame began; a stream that ends inside a frame (prefix
+    /// included) is [`ErrorKind::UnexpectedEof`].
+    pub fn read<R: Read, T: DeserializeOwned>(&self, reader: R, cfg: &Config) -> Result<Option<T>> {
+        let mut buf = Vec::new();
+        let mut position = 0;
+        match read_frame_into(reader, self, &mut buf, &mut position)? {
+            Some(()) => self.decode_frame(cfg, &buf).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// An iterator over the values framed in `reader`, until the stream ends.
+    pub fn frames<R: Read, T: DeserializeOwned>(
+        &self,
+        reader: R,
+        cfg: &Config,
+    ) -> FramedReader<R, T> {
+        FramedReader {
+            reader,
+            cfg: cfg.clone(),
+            framing: *self,
+            buf: Vec::new(),
+            position: 0,
+            finished: false,
+            _value: PhantomData,
+        }
+    }
+}
+
+fn encode_frame_with<T: Serialize + ?Sized>(
+    cfg: &Config,
+    value: &T,
+    out: &mut Vec<u8>,
+    big_endian: bool,
+    limit: usize,
+) -> Result<()> {
+    let start = out.len();
+    out.extend_from_slice(&[0; PREFIX_LEN]);
+    if let Err(e) = cfg.append_to_vec(out, value) {
+        out.truncate(start);
+        return Err(e);
+    }
+    let len = out.len() - start - PREFIX_LEN;
+    let raw = match u32::try_from(len) {
+        Ok(raw) if len <= limit => raw,
+        _ => {
+            out.truncate(start);
+            return Err(ErrorKind::LengthOutOfRange(i64::try_from(len).unwrap_or(i64::MAX)).into());
+        }
+    };
+    let prefix = if big_endian {
+        raw.to_be_bytes()
+    } else {
+        raw.to_le_bytes()
+    };
+    out[start..start + PREFIX_LEN].copy_from_slice(&prefix);
+    Ok(())
+}
+
+/// Bytes reserved up front for a frame's packet; beyond this the buffer grows with the
+/// bytes that actually arrive.
+const INITIAL_RESERVE: usize = 64 * 1024;
+
+/// Reads the prefix and the packet of one frame into `buf` (cleared first). `position`
+/// counts the bytes consumed and places error offsets. `Ok(None)` at a clean end.
+fn read_frame_into<R: Read>(
+    mut reader: R,
+    framing: &Framing,
+    buf: &mut Vec<u8>,
+    position: &mut u64,
+) -> Result<Option<()>> {
+    let frame_start = *position;
+    let mut prefix = [0u8; PREFIX_LEN];
+    let mut got = 0;
+    while got < PREFIX_LEN {
+        match reader.read(&mut prefix[got..]) {
+            Ok(0) if got == 0 => return Ok(None),
+            Ok(0) => {
+                *position += got as u64;
+                return Err(Error::at(ErrorKind::UnexpectedEof, offset(*position)));
+            }
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                *position += got as u64;
+                return Err(e.into());
+            }
+        }
+    }
+    *position += PREFIX_LEN as u64;
+    let raw = framing.raw_len(prefix);
+    let len = framing.check_len(raw).ok_or_else(|| {
+        Error::at(
+            ErrorKind::LengthOutOfRange(i64::from(raw)),
+            offset(frame_start),
+        )
+    })?;
+    buf.clear();
+    buf.reserve(len.min(INITIAL_RESERVE));
+    // `len` fits in u32, so in u64.
+    let read = reader.take(len as u64).read_to_end(buf);
+    *position += buf.len() as u64;
+    read?;
+    if buf.len() < len {
+        return Err(Error::at(ErrorKind::UnexpectedEof, offset(*position)));
+    }
+    Ok(Some(()))
+}
+
+fn offset(position: u64) -> usize {
+    usize::try_from(position).unwrap_or(usize::MAX)
+}
+
+/// Writes `value` as one frame (u32 little-endian length prefix, then the packet) in a
+/// single `write_all`: what `StreamPeer.put_var` and `FileAccess.store_var` write, and
+/// what their `get_var` reads.
+///
+/// Only the engine's own limit applies ([`ENGINE_MAX_FRAME_LEN`]); use
+/// [`Framing::write`] to enforce a smaller maximum or a big-endian prefix.
+pub fn write_framed<W: Write, T: Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+    cfg: &Config,
+) -> Result<()> {
+    Framing::new(ENGINE_MAX_FRAME_LEN).write(writer, cfg, value)
+}
+
+/// Reads one frame from `reader` and decodes its packet into `T`.
+///
+/// * `Ok(None)`: the stream ended cleanly, before the frame's first byte.
+/// * A length prefix above `max_frame_len` is [`ErrorKind::LengthOutOfRange`], raised
+///   before anything is allocated for the packet.
+/// * A stream that ends inside the frame is [`ErrorKind::UnexpectedEof`].
+/// * The packet must fill the frame exactly ([`ErrorKind::TrailingBytes`] otherwise); see
+///   [`Framing::ignore_trailing_bytes`] for the engine's lenient behaviour.
+///
+/// `reader` is read only as far as the frame goes, so pass `&mut reader` and call again
+/// for the next frame; wrap a raw socket in a [`std::io::BufReader`] to save system calls.
+pub fn read_framed<R: Read, T: DeserializeOwned>(
+    reader: R,
+    cfg: &Config,
+    max_frame_len: usize,
+) -> Result<Option<T>> {
+    Framing::new(max_frame_len).read(reader, cfg)
+}
+
+/// [`read_framed`] into a [`Variant`], for values whose shape is not known in advance.
+pub fn read_framed_variant<R: Read>(
+    reader: R,
+    cfg: &Config,
+    max_frame_len: usize,
+) -> Result<Option<Variant>> {
+    read_framed(reader, cfg, max_frame_len)
+}
+
+/// An iterator over the values framed in `reader` (written by `StreamPeer.put_var`,
+/// `FileAccess.store_var` or [`write_framed`]) until the stream ends; see
+/// [`FramedReader`].
+///
+/// ```
+/// use godot_bin::framing::{frames, write_framed};
+/// use godot_bin::{Config, Variant};
+///
+/// let cfg = Config::default();
+/// let mut file = Vec::new(); // std::fs::File::open("save.dat")? in real use
+/// for score in [10, 20, 30] {
+///     write_framed(&mut file, &score, &cfg)?;
+/// }
+/// let scores: Vec<i64> = frames(&file[..], &cfg, 1024).collect::<Result<_, _>>()?;
+/// assert_eq!(scores, [10, 20, 30]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn frames<R: Read, T: DeserializeOwned>(
+    reader: R,
+    cfg: &Config,
+    max_frame_len: usize,
+) -> FramedReader<R, T> {
+    Framing::new(max_frame_len).frames(reader, cfg)
+}
+
+/// [`frames`] yielding [`Variant`]s.
+pub fn variant_frames<R: Read>(
+    reader: R,
+    cfg: &Config,
+    max_frame_len: usize,
+) -> FramedReader<R, Variant> {
+    frames(reader, cfg, max_frame_len)
+}
+
+/// Reads framed values from a [`Read`] one after another; made by [`frames`] or
+/// [`Framing::frames`].
+///
+/// As an [`Iterator`] it yields `Ok(value)` per frame and ends (`None`) at a clean end of
+/// stream. A framing or I/O error (a length prefix above the maximum, a stream that ends
+/// inside a frame, a failed read) is yielded once and ends the iteration, since the
+/// stream position is then unknown. An error decoding a packet is yielded but does not
+/// end it: the whole frame was consumed, so the next frame can still be read.
+///
+/// The packet buffer is reused from frame to frame.
+pub struct FramedReader<R, T = Variant> {
+    reader: R,
+    cfg: Config,
+    framing: Framing,
+    buf: Vec<u8>,
+    position: u64,
+    finished: bool,
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<R, T> FramedReader<R, T> {
+    /// The number of bytes consumed from the reader so far.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Whether reading has stopped: the stream ended, or a framing or I/O error was
+    /// returned. An error returned while this is still `false` was a packet that failed
+    /// to decode, and the next frame can be read.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The underlying reader.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
+    /// The underlying reader, mutably (reading from it directly desynchronizes the
+    /// frames).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
+    /// Gives the reader back.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+}
+
+impl<R: Read, T: DeserializeOwned> FramedReader<R, T> {
+    /// Reads the next frame: `Ok(None)` at a clean end of stream. After a framing or I/O
+    /// error every later call returns `Ok(None)`.
+    pub fn read_next(&mut self) -> Result<Option<T>> {
+        if self.finished {
+            return Ok(None);
+        }
+        match read_frame_into(
+            &mut self.reader,
+            &self.framing,
+            &mut self.buf,
+            &mut self.position,
+        ) {
+            Ok(Some(())) => self.framing.decode_frame(&self.cfg, &self.buf).map(Some),
+            Ok(None) => {
+                self.finished = true;
+                Ok(None)
+            }
+            Err(e) => {
+                self.finished = true;
+                Err(e)
+            }
+        }
+    }
+}
+
+impl<R: Read, T: DeserializeOwned> Iterator for FramedReader<R, T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        self.read_next().transpose()
+    }
+}
+
+impl<R: Read, T: DeserializeOwned> std::iter::FusedIterator for FramedReader<R, T> {}
+
+impl<R, T> fmt::Debug for FramedReader<R, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FramedReader")
+            .field("cfg", &self.cfg)
+            .field("framing", &self.framing)
+            .field("position", &self.position)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Encodes `value` as one packet for `PacketPeer.put_packet` (`PacketPeerUDP`, ENet,
+/// `WebSocketPeer`...): the bare packet, with no prefix, which is what
+/// `PacketPeer.get_var` reads. The same as [`Config::to_vec`].
+///
+/// The engine refuses to encode a packet above its `PacketPeer.encode_buffer_max_size`
+/// (8 MiB by default); keep datagrams far smaller (below ~1400 bytes for UDP without
+/// fragmentation).
+pub fn encode_packet<T: Serialize + ?Sized>(cfg: &Config, value: &T) -> Result<Vec<u8>> {
+    cfg.to_vec(value)
+}
+
+/// Decodes one packet as `PacketPeer.get_var` does: the value at the start of `packet`,
+/// ignoring any bytes after it (the engine ignores them too). Use [`Config::from_slice`]
+/// to refuse them instead.
+pub fn decode_packet<'de, T: Deserialize<'de>>(cfg: &Config, packet: &'de [u8]) -> Result<T> {
+    cfg.take_from_slice(packet).map(|(value, _)| value)
+}
