@@ -86,7 +86,11 @@ impl<'de> Deserializer<'de> {
         }
         let word = self.reader.u32()?;
         // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
-        let id = if self.spec.header_flags { word & 0xFF } else { word };
+        let id = if self.spec.header_flags {
+            word & 0xFF
+        } else {
+            word
+        };
         let ty = self.spec.type_of(id).ok_or_else(|| {
             self.reader.error_at(
                 ErrorKind::UnknownTypeId {
@@ -278,47 +282,12 @@ impl<'de> Deserializer<'de> {
             VariantType::Float if h.wide() => V::Float(r.f64()?),
             VariantType::Float => V::Float(r.f32()?.into()),
             VariantType::String => V::String(r.string()?.to_owned()),
-            VariantType::Array | VariantType::TypedArray => V::Array(variant::decode_array(self, &h)?),
+            VariantType::Array | VariantType::TypedArray => {
+                V::Array(variant::decode_array(self, &h)?)
+            }
             VariantType::PackedTypedArray => V::PackedTypedArray(variant::decode_array(self, &h)?),
             VariantType::Dictionary => V::Dictionary(variant::decode_dictionary(self, &h)?),
-            _ => typed!(
-                Vector2,
-                Vector2i,
-                Rect2,
-                Rect2i,
-                Vector3,
-                Vector3i,
-                Transform2D,
-                Vector4,
-                Vector4i,
-                Plane,
-                Quaternion,
-                Aabb,
-                Basis,
-                Transform3D,
-                Projection,
-                Color,
-                StringName,
-                NodePath,
-                Rid,
-                Callable,
-                Signal,
-                PackedByteArray,
-                PackedInt32Array,
-                PackedInt64Array,
-                PackedFloat32Array,
-                PackedFloat64Array,
-                PackedStringArray,
-                PackedVector2Array,
-                PackedVector3Array,
-                PackedColorArray,
-                PackedVector4Array,
-                PackedVector2iArray,
-                PackedVector3iArray,
-                PackedVector4iArray,
-                Image,
-                InputEvent
-            ),
+            _ => crate::variant::for_each_plain_builtin!(typed),
         })
     }
 

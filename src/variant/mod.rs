@@ -131,16 +131,28 @@ pub enum Variant {
     PackedTypedArray(Array),
 }
 
-/// Calls `$m!(Variant, Type)` for every Variant that wraps a builtin type of the same name.
+/// Calls `$m!{...}` with every Variant that wraps a builtin type of the same name and has a
+/// `VariantType` of that name too (all but `ObjectId`, `Object`, `Dictionary`, `Array`).
+/// `@with` adds names to the list.
+macro_rules! for_each_plain_builtin {
+    ($m:ident) => {
+        $crate::variant::for_each_plain_builtin! {@with $m;}
+    };
+    (@with $m:ident; $($extra:ident),*) => {
+        $m! {$($extra,)* Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4,
+        Vector4i, Plane, Quaternion, Aabb, Basis, Transform3D, Projection, Color, StringName,
+        NodePath, Rid, Callable, Signal, PackedByteArray, PackedInt32Array, PackedInt64Array,
+        PackedFloat32Array, PackedFloat64Array, PackedStringArray, PackedVector2Array,
+        PackedVector3Array, PackedColorArray, PackedVector4Array, PackedVector2iArray,
+        PackedVector3iArray, PackedVector4iArray, Image, InputEvent}
+    };
+}
+pub(crate) use for_each_plain_builtin;
+
+/// Calls `$m!{...}` with every Variant that wraps a builtin type of the same name.
 macro_rules! for_each_builtin_variant {
     ($m:ident) => {
-        $m! {Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i,
-        Plane, Quaternion, Aabb, Basis, Transform3D, Projection, Color, StringName, NodePath,
-        Rid, ObjectId, Object, Callable, Signal, Dictionary, Array, PackedByteArray,
-        PackedInt32Array, PackedInt64Array, PackedFloat32Array, PackedFloat64Array,
-        PackedStringArray, PackedVector2Array, PackedVector3Array, PackedColorArray,
-        PackedVector4Array, PackedVector2iArray, PackedVector3iArray, PackedVector4iArray,
-        Image, InputEvent}
+        $crate::variant::for_each_plain_builtin! {@with $m; ObjectId, Object, Dictionary, Array}
     };
 }
 pub(crate) use for_each_builtin_variant;
@@ -158,49 +170,12 @@ impl Variant {
                     Variant::String(_) => VariantType::String,
                     Variant::ObjectId(_) | Variant::Object(_) => VariantType::Object,
                     Variant::PackedTypedArray(_) => VariantType::PackedTypedArray,
+                    Variant::Dictionary(_) => VariantType::Dictionary,
+                    Variant::Array(_) => VariantType::Array,
                     $(Variant::$name(_) => VariantType::$name,)*
                 }
             };
         }
-        arms!(
-            Vector2,
-            Vector2i,
-            Rect2,
-            Rect2i,
-            Vector3,
-            Vector3i,
-            Transform2D,
-            Vector4,
-            Vector4i,
-            Plane,
-            Quaternion,
-            Aabb,
-            Basis,
-            Transform3D,
-            Projection,
-            Color,
-            StringName,
-            NodePath,
-            Rid,
-            Callable,
-            Signal,
-            Dictionary,
-            Array,
-            PackedByteArray,
-            PackedInt32Array,
-            PackedInt64Array,
-            PackedFloat32Array,
-            PackedFloat64Array,
-            PackedStringArray,
-            PackedVector2Array,
-            PackedVector3Array,
-            PackedColorArray,
-            PackedVector4Array,
-            PackedVector2iArray,
-            PackedVector3iArray,
-            PackedVector4iArray,
-            Image,
-            InputEvent
-        )
+        for_each_plain_builtin!(arms)
     }
 }
