@@ -44,7 +44,13 @@ impl Shape {
         match self {
             Shape::Leaf(Leaf::Real) => real,
             Shape::Leaf(
-                Leaf::F32 | Leaf::I32 | Leaf::U32 | Leaf::ImageFormat | Leaf::Str | Leaf::PackedStr | Leaf::Bytes,
+                Leaf::F32
+                | Leaf::I32
+                | Leaf::U32
+                | Leaf::ImageFormat
+                | Leaf::Str
+                | Leaf::PackedStr
+                | Leaf::Bytes,
             ) => 4,
             Shape::Leaf(Leaf::F64 | Leaf::I64 | Leaf::U64) => 8,
             Shape::Leaf(Leaf::Absent) => 0,

@@ -672,9 +672,15 @@ mod tests {
         assert_eq!(PANDEMONIUM37_TYPES.len(), 33);
         assert_eq!(PANDEMONIUM5_TYPES.len(), 40);
         // Trap 1 of FORMAT.md §9: Dictionary is 27, 18, 20, 22, 25, 25.
-        let dict: Vec<_> = Dialect::ALL.iter().map(|d| d.type_id(T::Dictionary).unwrap()).collect();
+        let dict: Vec<_> = Dialect::ALL
+            .iter()
+            .map(|d| d.type_id(T::Dictionary).unwrap())
+            .collect();
         assert_eq!(dict, [27, 18, 20, 25, 22, 25]);
         assert_eq!(Dialect::Pandemonium5.type_id(T::PackedInt32Array), Some(30));
-        assert_eq!(Dialect::Pandemonium37.type_id(T::PackedInt32Array), Some(25));
+        assert_eq!(
+            Dialect::Pandemonium37.type_id(T::PackedInt32Array),
+            Some(25)
+        );
     }
 }

@@ -36,9 +36,17 @@ impl Deserializer<'_> {
             ),
             _ => (ElementType::Untyped, ElementType::Untyped),
         };
-        let raw = self.reader.rest().get(..4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        let raw = self
+            .reader
+            .rest()
+            .get(..4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
         let shared = self.spec.shared_bit && raw & COUNT_SHARED != 0;
-        let min_size = if h.ty == VariantType::Dictionary { 8 } else { 4 };
+        let min_size = if h.ty == VariantType::Dictionary {
+            8
+        } else {
+            4
+        };
         let count = self.reader.container_count(min_size)?;
         Ok(ContainerHead {
             first,
@@ -54,7 +62,8 @@ impl Deserializer<'_> {
         let id = self.reader.u32()?;
         self.spec.type_of(id).ok_or_else(|| {
             let dialect = self.config.dialect;
-            self.reader.error_at(ErrorKind::UnknownTypeId { id, dialect }, at)
+            self.reader
+                .error_at(ErrorKind::UnknownTypeId { id, dialect }, at)
         })
     }
 

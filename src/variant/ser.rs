@@ -33,7 +33,11 @@ impl Serialize for Array {
 }
 
 /// An Array with an element type or shared flag, as a builtin struct godot_bin recognises.
-pub(crate) fn serialize_array<S: Serializer>(name: &'static str, a: &Array, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize_array<S: Serializer>(
+    name: &'static str,
+    a: &Array,
+    s: S,
+) -> Result<S::Ok, S::Error> {
     let mut st = s.serialize_struct(name, 3)?;
     st.serialize_field("element_type", &a.element_type)?;
     st.serialize_field("shared", &a.shared)?;
@@ -43,7 +47,10 @@ pub(crate) fn serialize_array<S: Serializer>(name: &'static str, a: &Array, s: S
 
 impl Serialize for Dictionary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.key_type == ElementType::Untyped && self.value_type == ElementType::Untyped && !self.shared {
+        if self.key_type == ElementType::Untyped
+            && self.value_type == ElementType::Untyped
+            && !self.shared
+        {
             let mut map = s.serialize_map(Some(self.entries.len()))?;
             for (k, v) in &self.entries {
                 map.serialize_entry(k, v)?;
