@@ -44,26 +44,12 @@ fn print_values(bytes: &[u8], bare: bool, cfg: &Config) -> godot_bin::Result<()>
         return Ok(());
     }
     // store_var: a u32 little-endian length, then that many bytes of packet.
-    let mut rest = bytes;
-    let mut offset = 0;
-    while !rest.is_empty() {
-        let Some((len, packet)) = rest.split_first_chunk::<4>() else {
-            return Err(godot_bin::Error::at(
-                godot_bin::ErrorKind::UnexpectedEof,
-                offset,
-            ));
-        };
-        let len = u32::from_le_bytes(*len) as usize;
-        if len > packet.len() {
-            return Err(godot_bin::Error::at(
-                godot_bin::ErrorKind::LengthOutOfRange(len as i64),
-                offset,
-            ));
+    let mut frames = godot_bin::framing::variant_frames(bytes, cfg, bytes.len());
+    loop {
+        let offset = frames.position();
+        match frames.next() {
+            Some(value) => println!("@{offset}: {:#?}", value?),
+            None => return Ok(()),
         }
-        let value: Variant = cfg.from_slice(&packet[..len])?;
-        println!("@{offset}: {value:#?}");
-        rest = &packet[len..];
-        offset += 4 + len;
     }
-    Ok(())
 }
