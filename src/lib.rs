@@ -85,6 +85,46 @@
 //! with [`Config::allow_objects`], as the engine's `bytes_to_var` refuses it otherwise;
 //! decoding never instantiates anything.
 //!
+//! ## From a struct to a running server
+//!
+//! A Godot client sends with `StreamPeerTCP.put_var(value)`: a 4-byte length, then the
+//! packet. [`framing`] reads and writes those frames over any `std::io` stream (the `tokio`
+//! feature adds `codec::VariantCodec` for async servers):
+//!
+//! ```no_run
+//! use godot_bin::{framing, Config, Vector3};
+//! use serde::{Deserialize, Serialize};
+//! use std::net::TcpListener;
+//!
+//! #[derive(Serialize, Deserialize)]
+//! enum Msg {
+//!     Login { name: String },
+//!     Move(Vector3),
+//!     Chat(String),
+//! }
+//!
+//! let cfg = Config::default(); // Config::new(Dialect::Godot3) for a Godot 3 game
+//! let listener = TcpListener::bind("127.0.0.1:4242")?;
+//! for stream in listener.incoming() {
+//!     let mut stream = stream?;
+//!     // At most 64 KiB a frame: a hostile length prefix fails before any allocation.
+//!     while let Some(msg) = framing::read_framed::<_, Msg>(&mut stream, &cfg, 64 << 10)? {
+//!         let reply = match msg {
+//!             Msg::Login { name } => format!("welcome, {name}"),
+//!             Msg::Move(to) => format!("moved to {}, {}, {}", to.x, to.y, to.z),
+//!             Msg::Chat(text) => text,
+//!         };
+//!         framing::write_framed(&mut stream, &reply, &cfg)?; // the client's get_var() reads it
+//!     }
+//! }
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+//!
+//! In GDScript the client sends `peer.put_var({"Move": Vector3(1, 2, 3)})` or
+//! `peer.put_var({"Login": {"name": "Ada"}})`: externally tagged enums as serde_json writes
+//! them. `PacketPeer.put_var` (UDP, ENet, WebSocket) sends bare packets: use
+//! [`Config::from_slice`] on each packet.
+//!
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
