@@ -143,6 +143,7 @@ mod dialect;
 mod error;
 pub mod framing;
 mod ser;
+pub mod text;
 mod types;
 mod variant;
 mod wire;

@@ -1,0 +1,830 @@
+//! Writing a [`Variant`] in an engine's text form (`VariantWriter::write`).
+
+use crate::dialect::{Dialect, VariantType};
+use crate::types::godot2::{Image, InputEvent};
+use crate::types::math::*;
+use crate::variant::{ElementType, Variant};
+use std::cmp::Ordering;
+use std::fmt::{self, Write};
+
+/// Writes `v` in `dialect`'s text form.
+pub(super) fn write_variant<W: Write>(out: &mut W, v: &Variant, dialect: Dialect) -> fmt::Result {
+    Writer {
+        out,
+        style: Style::of(dialect),
+    }
+    .run(v)
+}
+
+/// A piece of pending output. Containers are written with an explicit stack of these
+/// rather than by recursion, so any depth prints without overflowing the call stack.
+enum Task<'v> {
+    Static(&'static str),
+    Borrowed(&'v str),
+    Value(&'v Variant),
+}
+
+/// The few layout facts that differ between the engines' writers.
+#[derive(Clone, Copy)]
+struct Style {
+    /// The dialect asked for (its type table orders Dictionary keys).
+    dialect: Dialect,
+    /// Whose text layout: the three Pandemonium tables share one.
+    family: Dialect,
+    /// Godot 4: `Vector2(1, 2)`, `[1, 2]`; the others: `Vector2( 1, 2 )`, `[ 1, 2 ]`.
+    godot4: bool,
+    /// What `-inf` prints as.
+    neg_inf: &'static str,
+    /// Whether C escapes include `\?` (the Godot 3 family).
+    escape_question: bool,
+    /// Whether typed arrays print as `Array[T]([...])` (Godot 4, Pandemonium 5).
+    typed_arrays: bool,
+}
+
+impl Style {
+    fn of(dialect: Dialect) -> Style {
+        let godot4 = dialect == Dialect::Godot4;
+        let family = match dialect {
+            Dialect::Pandemonium37 | Dialect::Pandemonium5 => Dialect::Pandemonium,
+            d => d,
+        };
+        Style {
+            dialect,
+            family,
+            godot4,
+            neg_inf: match family {
+                Dialect::Godot3 | Dialect::Godot2 => "-inf",
+                _ => "inf_neg",
+            },
+            escape_question: !godot4,
+            typed_arrays: godot4 || dialect == Dialect::Pandemonium5,
+        }
+    }
+}
+
+/// One number in a constructor's argument list.
+#[derive(Clone, Copy)]
+enum Num {
+    /// A `real_t` or color component.
+    F32(f32),
+    /// A double (PackedFloat64Array elements).
+    F64(f64),
+    /// An integer component.
+    Int(i64),
+}
+
+struct Writer<'a, W: Write> {
+    out: &'a mut W,
+    style: Style,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn s(&mut self, s: &str) -> fmt::Result {
+        self.out.write_str(s)
+    }
+
+    /// `Name(` or `Name( `.
+    fn open(&mut self, name: &str, spaced: bool) -> fmt::Result {
+        self.s(name)?;
+        self.s(if spaced { "( " } else { "(" })
+    }
+
+    fn close(&mut self, spaced: bool) -> fmt::Result {
+        self.s(if spaced { " )" } else { ")" })
+    }
+
+    /// `Name(n, n, ...)` in the dialect's spacing.
+    fn ctor(&mut self, ty: VariantType, nums: &[Num]) -> fmt::Result {
+        // Pandemonium writes its Projection without the inner spaces.
+        let unspaced_projection =
+            self.style.family == Dialect::Pandemonium && ty == VariantType::Projection;
+        let spaced = !(self.style.godot4 || unspaced_projection);
+        self.open(type_name(ty, self.style.family), spaced)?;
+        self.num_list(nums)?;
+        self.close(spaced)
+    }
+
+    fn num_list(&mut self, nums: &[Num]) -> fmt::Result {
+        for (i, n) in nums.iter().enumerate() {
+            if i > 0 {
+                self.s(", ")?;
+            }
+            match *n {
+                Num::F32(x) => self.s(&fmt_f32(x, self.style.neg_inf))?,
+                Num::F64(x) => self.s(&fmt_f64(x, self.style.neg_inf))?,
+                Num::Int(x) => write!(self.out, "{x}")?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A packed array: `Name(elements)` with elements written by `each`.
+    fn packed<T>(
+        &mut self,
+        ty: VariantType,
+        items: &[T],
+        mut each: impl FnMut(&mut Self, &T) -> fmt::Result,
+    ) -> fmt::Result {
+        let spaced = !self.style.godot4;
+        self.open(type_name(ty, self.style.family), spaced)?;
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.s(", ")?;
+            }
+            each(self, item)?;
+        }
+        self.close(spaced)
+    }
+
+    /// Writes `root`, containers through an explicit stack.
+    fn run(&mut self, root: &Variant) -> fmt::Result {
+        let mut stack = vec![Task::Value(root)];
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::Static(s) => self.s(s)?,
+                Task::Borrowed(s) => self.s(s)?,
+                Task::Value(v) => self.open_value(v, &mut stack)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a leaf whole, or a container's opening and pushes the rest of it.
+    fn open_value<'v>(&mut self, v: &'v Variant, stack: &mut Vec<Task<'v>>) -> fmt::Result {
+        match v {
+            Variant::Array(_) | Variant::PackedTypedArray(_) => {
+                let (a, name, typed) = match v {
+                    Variant::PackedTypedArray(a) => (a, "PackedTypedArray[", true),
+                    Variant::Array(a) => (
+                        a,
+                        "Array[",
+                        self.style.typed_arrays && !a.element_type.is_untyped(),
+                    ),
+                    _ => return Ok(()),
+                };
+                if typed {
+                    self.s(name)?;
+                    self.element_type(&a.element_type, "Variant")?;
+                    self.s("](")?;
+                    stack.push(Task::Static(")"));
+                }
+                let spaced = !self.style.godot4;
+                self.s(if spaced { "[ " } else { "[" })?;
+                stack.push(Task::Static(if spaced { " ]" } else { "]" }));
+                for (i, item) in a.items.iter().enumerate().rev() {
+                    stack.push(Task::Value(item));
+                    if i > 0 {
+                        stack.push(Task::Static(", "));
+                    }
+                }
+            }
+            Variant::Dictionary(d) => {
+                let typed =
+                    self.style.godot4 && !(d.key_type.is_untyped() && d.value_type.is_untyped());
+                if typed {
+                    self.s("Dictionary[")?;
+                    self.element_type(&d.key_type, "Variant")?;
+                    self.s(", ")?;
+                    self.element_type(&d.value_type, "Variant")?;
+                    self.s("](")?;
+                    stack.push(Task::Static(")"));
+                }
+                if d.entries.is_empty() {
+                    return self.s(match self.style.family {
+                        Dialect::Godot4 => "{}",
+                        Dialect::Pandemonium => "{\n}",
+                        _ => "{\n\n}",
+                    });
+                }
+                self.s("{\n")?;
+                stack.push(Task::Static("\n}"));
+                let order = sorted_keys(&d.entries, self.style.dialect);
+                for (n, &i) in order.iter().enumerate().rev() {
+                    let (key, value) = &d.entries[i];
+                    stack.push(Task::Value(value));
+                    stack.push(Task::Static(": "));
+                    stack.push(Task::Value(key));
+                    if n > 0 {
+                        stack.push(Task::Static(",\n"));
+                    }
+                }
+            }
+            Variant::Object(o) => {
+                if o.class_name.is_empty() {
+                    return self.s("null");
+                }
+                self.s("Object(")?;
+                self.s(&o.class_name)?;
+                self.s(",")?;
+                stack.push(Task::Static(")\n"));
+                for (i, (name, value)) in o.properties.iter().enumerate().rev() {
+                    stack.push(Task::Value(value));
+                    stack.push(Task::Static("\":"));
+                    stack.push(Task::Borrowed(name));
+                    stack.push(Task::Static("\""));
+                    if i > 0 {
+                        stack.push(Task::Static(","));
+                    }
+                }
+            }
+            Variant::ObjectId(id) => {
+                if id.0 == 0 {
+                    self.s("null")?;
+                } else {
+                    // The engine prints the id as a signed 64-bit int.
+                    writeln!(
+                        self.out,
+                        "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)",
+                        id.0 as i64
+                    )?;
+                }
+            }
+            leaf => self.value(leaf)?,
+        }
+        Ok(())
+    }
+
+    /// Writes a value that holds no other value.
+    fn value(&mut self, v: &Variant) -> fmt::Result {
+        use Num::{Int, F32, F64};
+        use VariantType as T;
+        match v {
+            Variant::Nil => self.s("null"),
+            Variant::Bool(b) => self.s(if *b { "true" } else { "false" }),
+            Variant::Int(i) => write!(self.out, "{i}"),
+            Variant::Float(x) => {
+                let mut s = fmt_f64(*x, self.style.neg_inf);
+                if x.is_finite() && !s.contains(['.', 'e']) {
+                    s.push_str(".0");
+                }
+                self.s(&s)
+            }
+            Variant::String(s) => {
+                self.s("\"")?;
+                escape_multiline(self.out, s)?;
+                self.s("\"")
+            }
+            Variant::Vector2(v) => self.ctor(T::Vector2, &[F32(v.x), F32(v.y)]),
+            Variant::Vector2i(v) => self.ctor(T::Vector2i, &[Int(v.x.into()), Int(v.y.into())]),
+            Variant::Rect2(r) => self.ctor(
+                T::Rect2,
+                &[
+                    F32(r.position.x),
+                    F32(r.position.y),
+                    F32(r.size.x),
+                    F32(r.size.y),
+                ],
+            ),
+            Variant::Rect2i(r) => self.ctor(
+                T::Rect2i,
+                &[
+                    Int(r.position.x.into()),
+                    Int(r.position.y.into()),
+                    Int(r.size.x.into()),
+                    Int(r.size.y.into()),
+                ],
+            ),
+            Variant::Vector3(v) => self.ctor(T::Vector3, &v3(v)),
+            Variant::Vector3i(v) => self.ctor(
+                T::Vector3i,
+                &[Int(v.x.into()), Int(v.y.into()), Int(v.z.into())],
+            ),
+            Variant::Transform2D(t) => self.ctor(
+                T::Transform2D,
+                &[
+                    F32(t.x.x),
+                    F32(t.x.y),
+                    F32(t.y.x),
+                    F32(t.y.y),
+                    F32(t.origin.x),
+                    F32(t.origin.y),
+                ],
+            ),
+            Variant::Vector4(v) => self.ctor(T::Vector4, &v4(v)),
+            Variant::Vector4i(v) => self.ctor(
+                T::Vector4i,
+                &[
+                    Int(v.x.into()),
+                    Int(v.y.into()),
+                    Int(v.z.into()),
+                    Int(v.w.into()),
+                ],
+            ),
+            Variant::Plane(p) => self.ctor(
+                T::Plane,
+                &[F32(p.normal.x), F32(p.normal.y), F32(p.normal.z), F32(p.d)],
+            ),
+            Variant::Quaternion(q) => {
+                self.ctor(T::Quaternion, &[F32(q.x), F32(q.y), F32(q.z), F32(q.w)])
+            }
+            Variant::Aabb(b) => {
+                let [a, b2, c] = v3(&b.position);
+                let [d, e, f] = v3(&b.size);
+                self.ctor(T::Aabb, &[a, b2, c, d, e, f])
+            }
+            Variant::Basis(b) => self.ctor(T::Basis, &basis(b)),
+            Variant::Transform3D(t) => {
+                let mut n = basis(&t.basis).to_vec();
+                n.extend(v3(&t.origin));
+                self.ctor(T::Transform3D, &n)
+            }
+            Variant::Projection(p) => {
+                let n: Vec<Num> = p.columns.iter().flat_map(v4).collect();
+                self.ctor(T::Projection, &n)
+            }
+            Variant::Color(c) => self.ctor(T::Color, &[F32(c.r), F32(c.g), F32(c.b), F32(c.a)]),
+            Variant::StringName(s) => {
+                self.s(if self.style.family == Dialect::Pandemonium {
+                    "@\""
+                } else {
+                    "&\""
+                })?;
+                c_escape(self.out, s, self.style.escape_question)?;
+                self.s("\"")
+            }
+            Variant::NodePath(p) => {
+                self.s("NodePath(\"")?;
+                c_escape(self.out, &p.to_string(), self.style.escape_question)?;
+                self.s("\")")
+            }
+            Variant::Rid(r) => {
+                if !self.style.godot4 {
+                    // Godot 3 and Pandemonium have no text for an RID: var2str prints nothing.
+                    Ok(())
+                } else if r.0 == 0 {
+                    self.s("RID()")
+                } else {
+                    // The engine prints the id as a signed 64-bit int.
+                    write!(self.out, "RID({})", r.0 as i64)
+                }
+            }
+            Variant::Callable(_) => self.s("Callable()"),
+            Variant::Signal(_) => self.s("Signal()"),
+            Variant::Image(img) => self.image(img),
+            Variant::InputEvent(ev) => self.input_event(ev),
+            // Written by open_value, which never passes them here.
+            Variant::Dictionary(_)
+            | Variant::Array(_)
+            | Variant::PackedTypedArray(_)
+            | Variant::Object(_)
+            | Variant::ObjectId(_) => {
+                debug_assert!(false, "containers are written by open_value");
+                Ok(())
+            }
+            Variant::PackedByteArray(a) => {
+                self.packed(T::PackedByteArray, a, |w, b| write!(w.out, "{b}"))
+            }
+            Variant::PackedInt32Array(a) => {
+                self.packed(T::PackedInt32Array, a, |w, i| write!(w.out, "{i}"))
+            }
+            Variant::PackedInt64Array(a) => {
+                self.packed(T::PackedInt64Array, a, |w, i| write!(w.out, "{i}"))
+            }
+            Variant::PackedFloat32Array(a) => {
+                self.packed(T::PackedFloat32Array, a, |w, x| w.num_list(&[F32(*x)]))
+            }
+            Variant::PackedFloat64Array(a) => {
+                self.packed(T::PackedFloat64Array, a, |w, x| w.num_list(&[F64(*x)]))
+            }
+            Variant::PackedStringArray(a) => self.packed(T::PackedStringArray, a, |w, s| {
+                w.s("\"")?;
+                c_escape(w.out, s, w.style.escape_question)?;
+                w.s("\"")
+            }),
+            Variant::PackedVector2Array(a) => self.packed(T::PackedVector2Array, a, |w, v| {
+                w.num_list(&[F32(v.x), F32(v.y)])
+            }),
+            Variant::PackedVector3Array(a) => {
+                self.packed(T::PackedVector3Array, a, |w, v| w.num_list(&v3(v)))
+            }
+            Variant::PackedColorArray(a) => self.packed(T::PackedColorArray, a, |w, c| {
+                w.num_list(&[F32(c.r), F32(c.g), F32(c.b), F32(c.a)])
+            }),
+            Variant::PackedVector4Array(a) => {
+                self.packed(T::PackedVector4Array, a, |w, v| w.num_list(&v4(v)))
+            }
+            Variant::PackedVector2iArray(a) => self.packed(T::PackedVector2iArray, a, |w, v| {
+                w.num_list(&[Int(v.x.into()), Int(v.y.into())])
+            }),
+            Variant::PackedVector3iArray(a) => self.packed(T::PackedVector3iArray, a, |w, v| {
+                w.num_list(&[Int(v.x.into()), Int(v.y.into()), Int(v.z.into())])
+            }),
+            Variant::PackedVector4iArray(a) => self.packed(T::PackedVector4iArray, a, |w, v| {
+                w.num_list(&[
+                    Int(v.x.into()),
+                    Int(v.y.into()),
+                    Int(v.z.into()),
+                    Int(v.w.into()),
+                ])
+            }),
+        }
+    }
+
+    /// Godot 2's `Image( width, height, mipmaps, FORMAT, bytes... )`, or `Image()`.
+    fn image(&mut self, img: &Image) -> fmt::Result {
+        let spaced = !self.style.godot4;
+        if *img == Image::default() {
+            return self.s("Image()");
+        }
+        self.open("Image", spaced)?;
+        write!(self.out, "{}, {}, {}, ", img.width, img.height, img.mipmaps)?;
+        match IMAGE_FORMATS.get(img.format as usize) {
+            Some(name) => self.s(name)?,
+            None => write!(self.out, "{}", img.format)?,
+        }
+        for b in &img.data {
+            write!(self.out, ", {b}")?;
+        }
+        self.close(spaced)
+    }
+
+    /// Godot 2's `InputEvent(KEY,scancode,mods)`, `InputEvent(MBUTTON,n)`,
+    /// `InputEvent(JBUTTON,n)`, `InputEvent(JAXIS,axis,value)`, `InputEvent(NONE)`; other
+    /// events (and the device) have no text, as in the engine: `InputEvent()`.
+    fn input_event(&mut self, ev: &InputEvent) -> fmt::Result {
+        let word = |i: usize| ev.extra.get(i).copied().unwrap_or(0);
+        self.s("InputEvent(")?;
+        match ev.event_type {
+            0 => self.s("NONE")?,
+            1 => {
+                write!(self.out, "KEY,{}", word(1))?;
+                let mask = word(0);
+                let mods: String = [
+                    (1 << 26, 'A'),
+                    (1 << 25, 'S'),
+                    (1 << 28, 'C'),
+                    (1 << 27, 'M'),
+                ]
+                .iter()
+                .filter(|(bit, _)| mask & bit != 0)
+                .map(|(_, c)| *c)
+                .collect();
+                if !mods.is_empty() {
+                    write!(self.out, ",{mods}")?;
+                }
+            }
+            3 => write!(self.out, "MBUTTON,{}", word(0))?,
+            5 => write!(self.out, "JBUTTON,{}", word(0))?,
+            4 => {
+                let value = f32::from_bits(word(1));
+                write!(
+                    self.out,
+                    "JAXIS,{},{}",
+                    word(0),
+                    fmt_f32(value, self.style.neg_inf)
+                )?;
+            }
+            _ => {}
+        }
+        self.s(")")
+    }
+
+    /// The type inside `Array[...]` / `Dictionary[..., ...]`.
+    fn element_type(&mut self, t: &ElementType, untyped: &str) -> fmt::Result {
+        match t {
+            ElementType::Untyped => self.s(untyped),
+            ElementType::Builtin(ty) => self.s(ty.name()),
+            ElementType::ClassName(c) => self.s(c),
+            ElementType::Script(path) => {
+                self.s("Resource(\"")?;
+                escape_multiline(self.out, path)?;
+                self.s("\")")
+            }
+        }
+    }
+}
+
+fn v3(v: &Vector3) -> [Num; 3] {
+    [Num::F32(v.x), Num::F32(v.y), Num::F32(v.z)]
+}
+
+fn v4(v: &Vector4) -> [Num; 4] {
+    [Num::F32(v.x), Num::F32(v.y), Num::F32(v.z), Num::F32(v.w)]
+}
+
+fn basis(b: &Basis) -> [Num; 9] {
+    let [r0, r1, r2] = &b.rows;
+    let [a, b1, c] = v3(r0);
+    let [d, e, f] = v3(r1);
+    let [g, h, i] = v3(r2);
+    [a, b1, c, d, e, f, g, h, i]
+}
+
+/// Godot 2's `Image::Format` names, by value.
+pub(super) const IMAGE_FORMATS: [&str; 23] = [
+    "GRAYSCALE",
+    "INTENSITY",
+    "GRAYSCALE_ALPHA",
+    "RGB",
+    "RGBA",
+    "INDEXED",
+    "INDEXED_ALPHA",
+    "YUV_422",
+    "YUV_444",
+    "BC1",
+    "BC2",
+    "BC3",
+    "BC4",
+    "BC5",
+    "PVRTC2",
+    "PVRTC2_ALPHA",
+    "PVRTC4",
+    "PVRTC4_ALPHA",
+    "ETC",
+    "ATC",
+    "ATC_ALPHA_EXPLICIT",
+    "ATC_ALPHA_INTERPOLATED",
+    "CUSTOM",
+];
+
+/// The type's name in `dialect`'s text.
+pub(super) fn type_name(ty: VariantType, dialect: Dialect) -> &'static str {
+    use VariantType as T;
+    match dialect {
+        Dialect::Godot4 => ty.name(),
+        Dialect::Godot2 => match ty {
+            T::Transform2D => "Matrix32",
+            T::Basis => "Matrix3",
+            T::Quaternion => "Quat",
+            T::Transform3D => "Transform",
+            T::PackedByteArray => "RawArray",
+            T::PackedInt32Array => "IntArray",
+            T::PackedFloat32Array => "RealArray",
+            T::PackedStringArray => "StringArray",
+            T::PackedVector2Array => "Vector2Array",
+            T::PackedVector3Array => "Vector3Array",
+            T::PackedColorArray => "ColorArray",
+            _ => ty.name(),
+        },
+        // Godot 3 and Pandemonium.
+        _ => match ty {
+            T::Quaternion if dialect == Dialect::Godot3 => "Quat",
+            T::PackedVector4Array if dialect != Dialect::Godot3 => "PoolVector4Array",
+            T::Transform3D => "Transform",
+            T::PackedByteArray => "PoolByteArray",
+            T::PackedInt32Array => "PoolIntArray",
+            T::PackedFloat32Array => "PoolRealArray",
+            T::PackedStringArray => "PoolStringArray",
+            T::PackedVector2Array => "PoolVector2Array",
+            T::PackedVector3Array => "PoolVector3Array",
+            T::PackedColorArray => "PoolColorArray",
+            T::PackedVector2iArray => "PoolVector2iArray",
+            T::PackedVector3iArray => "PoolVector3iArray",
+            T::PackedVector4iArray => "PoolVector4iArray",
+            _ => ty.name(),
+        },
+    }
+}
+
+/// `String::c_escape_multiline`: only `\` and `"` are escaped.
+fn escape_multiline<W: Write>(out: &mut W, s: &str) -> fmt::Result {
+    for c in s.chars() {
+        match c {
+            '\\' => out.write_str("\\\\")?,
+            '"' => out.write_str("\\\"")?,
+            c => out.write_char(c)?,
+        }
+    }
+    Ok(())
+}
+
+/// `String::c_escape` (Godot 3's also escapes `?`).
+fn c_escape<W: Write>(out: &mut W, s: &str, question: bool) -> fmt::Result {
+    for c in s.chars() {
+        match c {
+            '\\' => out.write_str("\\\\")?,
+            '\u{7}' => out.write_str("\\a")?,
+            '\u{8}' => out.write_str("\\b")?,
+            '\u{c}' => out.write_str("\\f")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            '\u{b}' => out.write_str("\\v")?,
+            '\'' => out.write_str("\\'")?,
+            '?' if question => out.write_str("\\?")?,
+            '"' => out.write_str("\\\"")?,
+            c => out.write_char(c)?,
+        }
+    }
+    Ok(())
+}
+
+/// The shortest text that reads back (through `f64` parsing, as the engine reads it, then
+/// narrowing to `f32`) to exactly `x`, laid out as C's `%g` would.
+pub(crate) fn fmt_f32(x: f32, neg_inf: &str) -> String {
+    if let Some(s) = special(f64::from(x), neg_inf) {
+        return s;
+    }
+    let s = g_layout(&format!("{:e}", x));
+    // The f32 digits read back through f64 in every case we know of; should a double
+    // rounding ever differ, the f64 digits of the same value are always exact.
+    match s.parse::<f64>() {
+        Ok(back) if (back as f32).to_bits() == x.to_bits() => s,
+        _ => g_layout(&format!("{:e}", f64::from(x))),
+    }
+}
+
+/// The shortest text that reads back to exactly `x`, laid out as C's `%g` would.
+pub(crate) fn fmt_f64(x: f64, neg_inf: &str) -> String {
+    special(x, neg_inf).unwrap_or_else(|| g_layout(&format!("{:e}", x)))
+}
+
+fn special(x: f64, neg_inf: &str) -> Option<String> {
+    if x.is_nan() {
+        Some("nan".into())
+    } else if x.is_infinite() {
+        Some(if x > 0.0 {
+            "inf".into()
+        } else {
+            neg_inf.into()
+        })
+    } else if x == 0.0 {
+        Some(if x.is_sign_negative() { "-0" } else { "0" }.into())
+    } else {
+        None
+    }
+}
+
+/// Turns Rust's shortest `{:e}` text (`-1.2345e3`) into `%g` layout: plain notation when
+/// the exponent is in `-4..max(6, digits)`, else `d.ddde+XX` with at least two exponent
+/// digits.
+fn g_layout(e_form: &str) -> String {
+    let (negative, body) = match e_form.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, e_form),
+    };
+    let (mantissa, exp) = body.split_once('e').unwrap_or((body, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let n = digits.len() as i32;
+    let mut out = String::with_capacity(digits.len() + 8);
+    if negative {
+        out.push('-');
+    }
+    if exp < -4 || exp >= n.max(6) {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if exp < 0 { '-' } else { '+' });
+        let _ = write!(out, "{:02}", exp.unsigned_abs());
+    } else if exp >= 0 {
+        let int_len = (exp + 1) as usize;
+        if digits.len() <= int_len {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat('0').take(int_len - digits.len()));
+        } else {
+            out.push_str(&digits[..int_len]);
+            out.push('.');
+            out.push_str(&digits[int_len..]);
+        }
+    } else {
+        out.push_str("0.");
+        out.extend(std::iter::repeat('0').take((-exp - 1) as usize));
+        out.push_str(&digits);
+    }
+    out
+}
+
+/// The order the engine prints a Dictionary's entries in: by type id, then by value
+/// (`Variant::operator<`); Godot 4 compares String and StringName keys by their text
+/// (`StringLikeVariantOrder`). Ties keep their packet order. Returns entry indices.
+fn sorted_keys(entries: &[(Variant, Variant)], dialect: Dialect) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..entries.len()).collect();
+    // The engine's comparison is not a total order (NaN keys, String/StringName mixes), so
+    // use a merge sort that tolerates any comparator rather than `sort_by`, which may
+    // panic on one.
+    merge_sort(&mut idx, &|a: &usize, b: &usize| {
+        key_cmp(&entries[*a].0, &entries[*b].0, dialect)
+    });
+    idx
+}
+
+fn merge_sort<T: Copy>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
+    if v.len() <= 1 {
+        return;
+    }
+    let mid = v.len() / 2;
+    merge_sort(&mut v[..mid], cmp);
+    merge_sort(&mut v[mid..], cmp);
+    let mut merged = Vec::with_capacity(v.len());
+    let (mut i, mut j) = (0, mid);
+    while i < mid && j < v.len() {
+        // Take from the right only when strictly smaller: stable.
+        if cmp(&v[j], &v[i]) == Ordering::Less {
+            merged.push(v[j]);
+            j += 1;
+        } else {
+            merged.push(v[i]);
+            i += 1;
+        }
+    }
+    merged.extend_from_slice(&v[i..mid]);
+    merged.extend_from_slice(&v[j..]);
+    v.copy_from_slice(&merged);
+}
+
+fn key_cmp(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
+    if dialect == Dialect::Godot4 {
+        if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
+            return x.cmp(y);
+        }
+    }
+    let rank = |v: &Variant| {
+        let ty = v.get_type();
+        match dialect.type_id(ty) {
+            Some(id) => (0, id),
+            None => (1, ty as u32),
+        }
+    };
+    rank(a).cmp(&rank(b)).then_with(|| same_type_cmp(a, b))
+}
+
+fn floats(a: &[f32], b: &[f32]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.partial_cmp(y) {
+            Some(Ordering::Equal) => continue,
+            Some(o) => return o,
+            None => return Ordering::Equal,
+        }
+    }
+    Ordering::Equal
+}
+
+/// `Variant::operator<` between two values of one type, where the engine defines it.
+fn same_type_cmp(a: &Variant, b: &Variant) -> Ordering {
+    match (a, b) {
+        (Variant::Bool(x), Variant::Bool(y)) => x.cmp(y),
+        (Variant::Int(x), Variant::Int(y)) => x.cmp(y),
+        (Variant::Float(x), Variant::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+        (Variant::String(x), Variant::String(y)) => x.cmp(y),
+        (Variant::StringName(x), Variant::StringName(y)) => x.cmp(y),
+        (Variant::Vector2(x), Variant::Vector2(y)) => floats(&[x.x, x.y], &[y.x, y.y]),
+        (Variant::Vector3(x), Variant::Vector3(y)) => floats(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
+        (Variant::Vector4(x), Variant::Vector4(y)) => {
+            floats(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w])
+        }
+        (Variant::Vector2i(x), Variant::Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
+        (Variant::Vector3i(x), Variant::Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
+        (Variant::Vector4i(x), Variant::Vector4i(y)) => {
+            (x.x, x.y, x.z, x.w).cmp(&(y.x, y.y, y.z, y.w))
+        }
+        (Variant::Rid(x), Variant::Rid(y)) => x.0.cmp(&y.0),
+        (Variant::ObjectId(x), Variant::ObjectId(y)) => x.0.cmp(&y.0),
+        _ => Ordering::Equal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn g_layout_matches_printf_g_for_six_digit_values() {
+        for (x, want) in [
+            (1.0, "1"),
+            (0.5, "0.5"),
+            (100000.0, "100000"),
+            (1e6, "1e+06"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (1.5e-7, "1.5e-07"),
+            (1e300, "1e+300"),
+            (-2.5, "-2.5"),
+            (123456.0, "123456"),
+        ] {
+            assert_eq!(fmt_f64(x, "inf_neg"), want, "{x}");
+        }
+        // More digits than %g's 6: plain notation up to the digit count.
+        assert_eq!(fmt_f64(1234567.5, "-inf"), "1234567.5");
+        assert_eq!(fmt_f64(0.1 + 0.2, "-inf"), "0.30000000000000004");
+        assert_eq!(fmt_f32(0.1, "-inf"), "0.1");
+        assert_eq!(fmt_f32(f32::MAX, "-inf"), "3.4028235e+38");
+        assert_eq!(fmt_f32(f32::NEG_INFINITY, "inf_neg"), "inf_neg");
+        assert_eq!(fmt_f32(-0.0, "-inf"), "-0");
+    }
+
+    #[test]
+    fn f32_text_reads_back_through_f64() {
+        // Every 65537th positive finite f32, subnormals included (about 32 000 values).
+        for bits in (1u32..0x7f80_0000).step_by(65537) {
+            let x = f32::from_bits(bits);
+            let s = fmt_f32(x, "-inf");
+            let back = s.parse::<f64>().unwrap() as f32;
+            assert_eq!(back.to_bits(), x.to_bits(), "{s}");
+        }
+    }
+
+    #[test]
+    fn merge_sort_is_stable_and_survives_a_bad_comparator() {
+        let mut v = [3, 1, 2, 1, 0];
+        merge_sort(&mut v, &|a: &i32, b: &i32| a.cmp(b));
+        assert_eq!(v, [0, 1, 1, 2, 3]);
+        let mut w: Vec<u32> = (0..100).collect();
+        merge_sort(&mut w, &|a: &u32, b: &u32| (a ^ b).cmp(&(a & b)));
+        w.sort_unstable();
+        assert_eq!(w, (0..100).collect::<Vec<_>>());
+    }
+}
