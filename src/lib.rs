@@ -144,6 +144,8 @@ mod error;
 pub mod framing;
 mod ser;
 pub mod text;
+#[cfg(any(feature = "glam", feature = "mint"))]
+pub mod interop;
 mod types;
 mod variant;
 mod wire;
