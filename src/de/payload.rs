@@ -135,10 +135,28 @@ impl<'de> de::Deserializer<'de> for PackedDe<'_, 'de> {
         Ok(value)
     }
 
+    /// The bulk path of [`crate::types::packed::raw`]: asked for its private newtype, a
+    /// packed array whose elements all have their single-precision width hands over its
+    /// whole payload as borrowed bytes (the count was checked against the input by
+    /// [`PackedDe::read`]). Strings, and reals in a double-precision packet, come element
+    /// by element.
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let fixed = !matches!(self.elem, Shape::Leaf(Leaf::PackedStr)) && self.real == 4;
+        if name == crate::types::packed::raw::NAME && fixed {
+            let len = self.left * self.elem.min_size(self.real);
+            let bytes = self.de.reader.bytes(len)?;
+            return visitor.visit_borrowed_bytes(bytes);
+        }
+        self.deserialize_any(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
-        ignored_any
+        option unit unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 

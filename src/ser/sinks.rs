@@ -265,14 +265,26 @@ impl<'o> ser::Serializer for ScalarSink<'o> {
 }
 
 /// Writes a packed array's payload: the count, then each element bare.
+///
+/// The arrays of numbers and vectors come through the bulk protocol of
+/// [`crate::types::packed::raw`]: a newtype of that module's `NAME`, whose content, once
+/// asked with `raw::request`, is a sequence of a `u64` (bytes to reserve) and blocks of
+/// payload bytes. Anything else (a `PackedStringArray`, a user's type with a packed name)
+/// is written element by element.
 pub(crate) struct PackedSink<'o> {
     out: &'o mut Vec<u8>,
     wide: bool,
+    /// Inside the bulk newtype: the sequence carries blocks of payload bytes.
+    raw: bool,
 }
 
 impl<'o> PackedSink<'o> {
     pub fn new(out: &'o mut Vec<u8>, wide: bool) -> Self {
-        PackedSink { out, wide }
+        PackedSink {
+            out,
+            wide,
+            raw: false,
+        }
     }
 }
 
@@ -282,12 +294,17 @@ pub(crate) struct PackedElements<'o> {
     wide: bool,
     count_at: usize,
     count: u32,
+    /// Elements are blocks of payload bytes (the count is known up front).
+    raw: bool,
 }
 
 impl ser::SerializeSeq for PackedElements<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        if self.raw {
+            return value.serialize(RawBlocks(self.out));
+        }
         let sink = ScalarSink {
             out: self.out,
             wide: self.wide,
@@ -318,23 +335,77 @@ impl<'o> ser::Serializer for PackedSink<'o> {
         put_bytes(self.out, v);
         Ok(())
     }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if name != crate::types::packed::raw::NAME || self.raw {
+            return Err(unexpected("a newtype"));
+        }
+        let wide = self.wide;
+        let sink = PackedSink {
+            out: self.out,
+            wide,
+            raw: true,
+        };
+        crate::types::packed::raw::request(wide, || value.serialize(sink))
+    }
     fn serialize_seq(self, len: Option<usize>) -> Result<PackedElements<'o>> {
         let count_at = self.out.len();
-        self.out.put_u32(0);
-        if let Some(len) = len {
-            // Reserve the exact payload for fixed-size elements (strings grow as needed).
-            self.out.reserve(len.saturating_mul(4));
-        }
+        let count = if self.raw {
+            // `Raw` sends its exact length, checked to fit the engine's i32 count.
+            let len = len.ok_or_else(|| unexpected("a packed array of unknown length"))?;
+            u32::try_from(len).map_err(|_| unexpected("a packed array past u32"))?
+        } else {
+            if let Some(len) = len {
+                // Reserve the payload for 4-byte elements (strings grow as needed).
+                self.out.reserve(len.saturating_mul(4).saturating_add(4));
+            }
+            0
+        };
+        self.out.put_u32(count);
         Ok(PackedElements {
             out: self.out,
             wide: self.wide,
             count_at,
-            count: 0,
+            count,
+            raw: self.raw,
         })
     }
     reject!((); bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str none some unit unit_struct
-        unit_variant newtype_struct newtype_variant tuple tuple_struct tuple_variant map struct
+        unit_variant newtype_variant tuple tuple_struct tuple_variant map struct
         struct_variant);
+}
+
+/// One element of a bulk packed array's sequence (see [`PackedSink`]): a `u64` is the
+/// payload's size in bytes, reserved before the blocks come; bytes are appended as they are.
+struct RawBlocks<'o>(&'o mut Vec<u8>);
+
+impl ser::Serializer for RawBlocks<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_u64(self, total: u64) -> Result<()> {
+        let total = usize::try_from(total).unwrap_or(usize::MAX);
+        self.0
+            .try_reserve(total)
+            .map_err(|_| unexpected("a packed array larger than memory"))
+    }
+    fn serialize_bytes(self, block: &[u8]) -> Result<()> {
+        self.0.extend_from_slice(block);
+        Ok(())
+    }
+    reject!((); bool i8 i16 i32 i64 u8 u16 u32 f32 f64 char str none some unit unit_struct
+        unit_variant newtype_struct newtype_variant seq tuple tuple_struct tuple_variant map
+        struct struct_variant);
 }
 
 /// A small value captured whole: a bool, a string, or an enum variant with its payload.

@@ -1,10 +1,18 @@
 //! Packed arrays (`Pool*Array` in Godot 3): a newtype over `Vec` each.
+//!
+//! The arrays of numbers and vectors travel through godot_bin in bulk: their elements are
+//! fixed-size little-endian words, so they are written and read a block at a time instead
+//! of one serde call per component (see [`raw`]). Through any other serde format they are
+//! plain sequences, as a `Vec` is.
 
 use super::math::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
+use serde::de::{Deserialize, Deserializer};
+use serde::ser::{Serialize, Serializer};
 use serde_derive::{Deserialize, Serialize};
 
 macro_rules! packed_array {
-    ($(#[$doc:meta])* $name:ident($elem:ty), $magic:literal $(, $with:literal)?) => {
+    // Strings and bytes: the derived impls (bytes already travel as one slice).
+    ($(#[$doc:meta])* $name:ident($elem:ty), $magic:literal, derived $(, $with:literal)?) => {
         $(#[$doc])*
         ///
         /// A newtype over `Vec`: build it with `From<Vec<_>>` or `collect()`, read it through
@@ -13,6 +21,33 @@ macro_rules! packed_array {
         #[serde(rename = $magic)]
         pub struct $name($(#[serde(with = $with)])? pub Vec<$elem>);
 
+        packed_array!(@common $name($elem));
+    };
+    // Numbers and vectors: the bulk path of [`raw`].
+    ($(#[$doc:meta])* $name:ident($elem:ty), $magic:literal, bulk) => {
+        $(#[$doc])*
+        ///
+        /// A newtype over `Vec`: build it with `From<Vec<_>>` or `collect()`, read it through
+        /// `Deref<Target = [_]>`.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $name(pub Vec<$elem>);
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_newtype_struct($magic, &raw::Elems(&self.0))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_newtype_struct($magic, raw::PackedVisitor::new(stringify!($name)))
+                    .map($name)
+            }
+        }
+
+        packed_array!(@common $name($elem));
+    };
+    (@common $name:ident($elem:ty)) => {
         impl From<Vec<$elem>> for $name {
             fn from(v: Vec<$elem>) -> Self {
                 $name(v)
@@ -56,41 +91,537 @@ macro_rules! packed_array {
 
 packed_array!(
     /// `PackedByteArray` (`PoolByteArray` in Godot 3).
-    PackedByteArray(u8), "$godot_bin::PackedByteArray", "serde_bytes");
+    PackedByteArray(u8), "$godot_bin::PackedByteArray", derived, "serde_bytes");
 packed_array!(
     /// `PackedInt32Array` (`PoolIntArray` in Godot 3).
-    PackedInt32Array(i32), "$godot_bin::PackedInt32Array");
+    PackedInt32Array(i32), "$godot_bin::PackedInt32Array", bulk);
 packed_array!(
     /// `PackedInt64Array` (Godot 4 only).
-    PackedInt64Array(i64), "$godot_bin::PackedInt64Array");
+    PackedInt64Array(i64), "$godot_bin::PackedInt64Array", bulk);
 packed_array!(
     /// `PackedFloat32Array` (`PoolRealArray` in Godot 3).
-    PackedFloat32Array(f32), "$godot_bin::PackedFloat32Array");
+    PackedFloat32Array(f32), "$godot_bin::PackedFloat32Array", bulk);
 packed_array!(
     /// `PackedFloat64Array` (Godot 4 only).
-    PackedFloat64Array(f64), "$godot_bin::PackedFloat64Array");
+    PackedFloat64Array(f64), "$godot_bin::PackedFloat64Array", bulk);
 packed_array!(
     /// `PackedStringArray` (`PoolStringArray` in Godot 3).
-    PackedStringArray(String), "$godot_bin::PackedStringArray");
+    PackedStringArray(String), "$godot_bin::PackedStringArray", derived);
 packed_array!(
     /// `PackedVector2Array` (`PoolVector2Array` in Godot 3).
-    PackedVector2Array(Vector2), "$godot_bin::PackedVector2Array");
+    PackedVector2Array(Vector2), "$godot_bin::PackedVector2Array", bulk);
 packed_array!(
     /// `PackedVector3Array` (`PoolVector3Array` in Godot 3).
-    PackedVector3Array(Vector3), "$godot_bin::PackedVector3Array");
+    PackedVector3Array(Vector3), "$godot_bin::PackedVector3Array", bulk);
 packed_array!(
     /// `PackedColorArray` (`PoolColorArray` in Godot 3).
-    PackedColorArray(Color), "$godot_bin::PackedColorArray");
+    PackedColorArray(Color), "$godot_bin::PackedColorArray", bulk);
 packed_array!(
     /// `PackedVector4Array` (Godot 4.3+; `PoolVector4Array` in Pandemonium).
-    PackedVector4Array(Vector4), "$godot_bin::PackedVector4Array");
+    PackedVector4Array(Vector4), "$godot_bin::PackedVector4Array", bulk);
 packed_array!(
     /// `PoolVector2iArray` (Pandemonium only).
-    PackedVector2iArray(Vector2i), "$godot_bin::PackedVector2iArray");
+    PackedVector2iArray(Vector2i), "$godot_bin::PackedVector2iArray", bulk);
 packed_array!(
     /// `PoolVector3iArray` (Pandemonium only).
-    PackedVector3iArray(Vector3i), "$godot_bin::PackedVector3iArray");
+    PackedVector3iArray(Vector3i), "$godot_bin::PackedVector3iArray", bulk);
 packed_array!(
     /// `PoolVector4iArray` (Pandemonium only; that engine writes `z` where `w` belongs, and
     /// this crate reads the bytes as they are laid out).
-    PackedVector4iArray(Vector4i), "$godot_bin::PackedVector4iArray");
+    PackedVector4iArray(Vector4i), "$godot_bin::PackedVector4iArray", bulk);
+
+/// The bulk path of the packed arrays of numbers and vectors.
+///
+/// A packed array serializes as the newtype `$godot_bin::Packed...Array` wrapping the
+/// newtype [`NAME`] wrapping its elements. Any other serde format sees through both
+/// newtypes to a plain sequence. godot_bin's packed-array sink (`PackedSink` in
+/// `ser/sinks.rs`) recognises [`NAME`], calls [`request`] and serializes the elements
+/// again; [`Raw`] sees the request and, instead of one serde call per component, sends
+/// the payload as a few blocks of little-endian bytes (a `u64` byte count to reserve,
+/// then `serde_bytes` blocks of up to [`BLOCK`] bytes) through a sequence.
+///
+/// Decoding asks the deserializer for the newtype [`NAME`] inside the packed array's own
+/// newtype. godot_bin's `PackedDe` (in `de/payload.rs`) answers with the whole payload as
+/// borrowed bytes when every element has the width [`Elem::SIZE`] (so not in a
+/// double-precision packet, whose reals are 8 bytes: those come element by element); any
+/// other format answers with a sequence.
+pub(crate) mod raw {
+    use super::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
+    use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
+    use serde::ser::{self, Serialize, SerializeSeq, Serializer};
+    use std::cell::Cell;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    /// The private newtype name of a packed array's elements.
+    pub(crate) const NAME: &str = "$godot_bin::PackedElements";
+
+    /// The largest block of bytes [`Raw`] sends at once (a stack buffer).
+    pub(crate) const BLOCK: usize = 8192;
+
+    thread_local! {
+        /// Set by [`request`] for the one [`Raw::serialize`] call it wraps: `Some(wide)`,
+        /// where `wide` means reals are written as f64. Taken by that call.
+        static REQUEST: Cell<Option<bool>> = const { Cell::new(None) };
+    }
+
+    /// Runs `f`, which serializes one [`NAME`] newtype's content for godot_bin, with the
+    /// bulk request set; the request is cleared afterwards whatever `f` did (even if it
+    /// panicked), so no other serializer can ever see it.
+    pub(crate) fn request<R>(wide: bool, f: impl FnOnce() -> R) -> R {
+        struct Clear;
+        impl Drop for Clear {
+            fn drop(&mut self) {
+                REQUEST.with(|r| r.set(None));
+            }
+        }
+        let _clear = Clear;
+        REQUEST.with(|r| r.set(Some(wide)));
+        f()
+    }
+
+    /// An element of a packed array: fixed-size little-endian components.
+    pub(crate) trait Elem: Copy + Serialize + for<'de> de::Deserialize<'de> {
+        /// Bytes per element in a single-precision packet.
+        const SIZE: usize;
+        /// Whether the components are `real_t`, written as f64 by double-precision engines.
+        const REAL: bool;
+        /// Writes the element into `out` (exactly [`Elem::SIZE`] bytes).
+        fn put(&self, out: &mut [u8]);
+        /// Writes the element with f64 components into `out` (exactly 2 × [`Elem::SIZE`]
+        /// bytes). Only called when [`Elem::REAL`].
+        fn put_wide(&self, out: &mut [u8]);
+        /// Reads an element from `b` (exactly [`Elem::SIZE`] bytes).
+        fn get(b: &[u8]) -> Self;
+    }
+
+    macro_rules! word {
+        (4, $b:ident, $i:expr) => {
+            [$b[$i], $b[$i + 1], $b[$i + 2], $b[$i + 3]]
+        };
+        (8, $b:ident, $i:expr) => {
+            [
+                $b[$i],
+                $b[$i + 1],
+                $b[$i + 2],
+                $b[$i + 3],
+                $b[$i + 4],
+                $b[$i + 5],
+                $b[$i + 6],
+                $b[$i + 7],
+            ]
+        };
+    }
+
+    macro_rules! scalar_elem {
+        ($($t:ty: $size:tt),*) => {$(
+            impl Elem for $t {
+                const SIZE: usize = $size;
+                const REAL: bool = false;
+                #[inline(always)]
+                fn put(&self, out: &mut [u8]) {
+                    out[..$size].copy_from_slice(&self.to_le_bytes());
+                }
+                #[inline(always)]
+                fn put_wide(&self, out: &mut [u8]) {
+                    self.put(out)
+                }
+                #[inline(always)]
+                fn get(b: &[u8]) -> Self {
+                    <$t>::from_le_bytes(word!($size, b, 0))
+                }
+            }
+        )*};
+    }
+    scalar_elem!(i32: 4, i64: 8, f32: 4, f64: 8);
+
+    macro_rules! vector_elem {
+        ($($t:ident($c:ty, real: $real:literal) { $($f:ident: $i:literal),* }),*) => {$(
+            impl Elem for $t {
+                const SIZE: usize = 4 * [$($i),*].len();
+                const REAL: bool = $real;
+                #[inline(always)]
+                fn put(&self, out: &mut [u8]) {
+                    $(out[4 * $i..4 * $i + 4].copy_from_slice(&self.$f.to_le_bytes());)*
+                }
+                #[inline(always)]
+                fn put_wide(&self, out: &mut [u8]) {
+                    $(out[8 * $i..8 * $i + 8].copy_from_slice(&f64::from(self.$f).to_le_bytes());)*
+                }
+                #[inline(always)]
+                fn get(b: &[u8]) -> Self {
+                    $t { $($f: <$c>::from_le_bytes(word!(4, b, 4 * $i))),* }
+                }
+            }
+        )*};
+    }
+    vector_elem!(
+        Vector2(f32, real: true) { x: 0, y: 1 },
+        Vector3(f32, real: true) { x: 0, y: 1, z: 2 },
+        Vector4(f32, real: true) { x: 0, y: 1, z: 2, w: 3 },
+        Color(f32, real: false) { r: 0, g: 1, b: 2, a: 3 },
+        Vector2i(i32, real: false) { x: 0, y: 1 },
+        Vector3i(i32, real: false) { x: 0, y: 1, z: 2 },
+        Vector4i(i32, real: false) { x: 0, y: 1, z: 2, w: 3 }
+    );
+
+    /// A packed array's elements: the newtype [`NAME`] around [`Raw`].
+    pub(crate) struct Elems<'a, T>(pub &'a [T]);
+
+    impl<T: Elem> Serialize for Elems<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(NAME, &Raw(self.0))
+        }
+    }
+
+    /// The elements themselves: blocks of bytes when godot_bin asked for them with
+    /// [`request`], else a plain sequence.
+    pub(crate) struct Raw<'a, T>(&'a [T]);
+
+    impl<T: Elem> Serialize for Raw<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let Some(wide) = REQUEST.with(|r| r.take()) else {
+                return s.collect_seq(self.0);
+            };
+            if i32::try_from(self.0.len()).is_err() {
+                return Err(ser::Error::custom(format_args!(
+                    "a packed array of {} elements (the engine's count is an i32)",
+                    self.0.len()
+                )));
+            }
+            let mut seq = s.serialize_seq(Some(self.0.len()))?;
+            if wide && T::REAL {
+                let size = 2 * T::SIZE;
+                // Cannot overflow: the elements already fill `len * size / 2` bytes.
+                seq.serialize_element(&((self.0.len() * size) as u64))?;
+                blocks(&mut seq, self.0, size, T::put_wide)?;
+            } else {
+                seq.serialize_element(&((self.0.len() * T::SIZE) as u64))?;
+                blocks(&mut seq, self.0, T::SIZE, T::put)?;
+            }
+            seq.end()
+        }
+    }
+
+    /// Encodes `elems` block by block into a stack buffer and sends each block as bytes.
+    #[inline(always)]
+    fn blocks<T, A: SerializeSeq>(
+        seq: &mut A,
+        elems: &[T],
+        size: usize,
+        put: impl Fn(&T, &mut [u8]),
+    ) -> Result<(), A::Error> {
+        let mut buf = [0u8; BLOCK];
+        for chunk in elems.chunks(BLOCK / size) {
+            let bytes = &mut buf[..chunk.len() * size];
+            for (out, e) in bytes.chunks_exact_mut(size).zip(chunk) {
+                put(e, out);
+            }
+            seq.serialize_element(serde_bytes::Bytes::new(bytes))?;
+        }
+        Ok(())
+    }
+
+    /// Decodes a packed array's newtype: asks for [`NAME`] inside it.
+    pub(crate) struct PackedVisitor<T> {
+        name: &'static str,
+        elem: PhantomData<T>,
+    }
+
+    impl<T> PackedVisitor<T> {
+        pub fn new(name: &'static str) -> Self {
+            PackedVisitor {
+                name,
+                elem: PhantomData,
+            }
+        }
+    }
+
+    impl<'de, T: Elem> Visitor<'de> for PackedVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "a {}", self.name)
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_newtype_struct(NAME, ElemsVisitor(self))
+        }
+
+        /// A format that writes newtypes as one-element sequences (as a derived impl
+        /// accepts).
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let name = self.name;
+            seq.next_element_seed(ElemsSeed(self))?
+                .ok_or_else(|| de::Error::invalid_length(0, &name))
+        }
+    }
+
+    struct ElemsSeed<T>(PackedVisitor<T>);
+
+    impl<'de, T: Elem> DeserializeSeed<'de> for ElemsSeed<T> {
+        type Value = Vec<T>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_newtype_struct(NAME, ElemsVisitor(self.0))
+        }
+    }
+
+    /// The elements: raw little-endian bytes from godot_bin, a sequence from the rest.
+    struct ElemsVisitor<T>(PackedVisitor<T>);
+
+    impl<'de, T: Elem> Visitor<'de> for ElemsVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.expecting(f)
+        }
+
+        fn visit_borrowed_bytes<E: de::Error>(self, b: &'de [u8]) -> Result<Vec<T>, E> {
+            self.visit_bytes(b)
+        }
+
+        fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<Vec<T>, E> {
+            if b.len() % T::SIZE != 0 {
+                return Err(E::invalid_length(b.len(), &self));
+            }
+            Ok(b.chunks_exact(T::SIZE).map(T::get).collect())
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            de::Deserialize::deserialize(d)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // As serde's own `Vec` visitor: trust the hint only up to about a megabyte.
+            let cap = seq
+                .size_hint()
+                .unwrap_or(0)
+                .min((1 << 20) / std::mem::size_of::<T>().max(1));
+            let mut out = Vec::with_capacity(cap);
+            while let Some(e) = seq.next_element()? {
+                out.push(e);
+            }
+            Ok(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw::Elem;
+    use super::*;
+    use crate::builtin::{by_name, Form};
+
+    /// Each bulk element's size is its packet shape's size, so raw bytes split right.
+    #[test]
+    fn element_sizes_match_the_payload_shapes() {
+        fn check<T: Elem>(name: &str) {
+            match by_name(name).map(|b| &b.form) {
+                Some(Form::Packed(shape)) => {
+                    assert_eq!(T::SIZE, shape.min_size(4), "{name}");
+                    let wide = if T::REAL { 2 * T::SIZE } else { T::SIZE };
+                    assert_eq!(wide, shape.min_size(8), "{name}");
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        check::<i32>("$godot_bin::PackedInt32Array");
+        check::<i64>("$godot_bin::PackedInt64Array");
+        check::<f32>("$godot_bin::PackedFloat32Array");
+        check::<f64>("$godot_bin::PackedFloat64Array");
+        check::<Vector2>("$godot_bin::PackedVector2Array");
+        check::<Vector3>("$godot_bin::PackedVector3Array");
+        check::<Vector4>("$godot_bin::PackedVector4Array");
+        check::<Color>("$godot_bin::PackedColorArray");
+        check::<Vector2i>("$godot_bin::PackedVector2iArray");
+        check::<Vector3i>("$godot_bin::PackedVector3iArray");
+        check::<Vector4i>("$godot_bin::PackedVector4iArray");
+    }
+
+    /// The payload written element by element, as the format defines it.
+    fn reference<T: Elem>(ty: u32, elems: &[T], wide: bool) -> Vec<u8> {
+        let size = if wide && T::REAL {
+            2 * T::SIZE
+        } else {
+            T::SIZE
+        };
+        let flag = if wide && T::REAL { 1 << 16 } else { 0 };
+        let mut out = Vec::new();
+        out.extend_from_slice(&(ty | flag).to_le_bytes());
+        out.extend_from_slice(&(elems.len() as u32).to_le_bytes());
+        for e in elems {
+            let mut b = vec![0; size];
+            if size == T::SIZE {
+                e.put(&mut b);
+            } else {
+                e.put_wide(&mut b);
+            }
+            out.extend_from_slice(&b);
+        }
+        out
+    }
+
+    fn vectors(n: usize) -> Vec<Vector3> {
+        (0..n)
+            .map(|i| Vector3::new(i as f32, -(i as f32) / 3.0, 0.5 + i as f32 * 1e-3))
+            .collect()
+    }
+
+    /// Lengths around the block size: empty, one element, one block exactly, blocks and a
+    /// remainder.
+    fn lengths(size: usize) -> [usize; 5] {
+        let per_block = raw::BLOCK / size;
+        [0, 1, per_block, per_block + 1, 3 * per_block + 7]
+    }
+
+    #[test]
+    fn bulk_bytes_equal_the_element_by_element_payload() {
+        use crate::{Config, Dialect};
+        for n in lengths(12) {
+            let v = PackedVector3Array(vectors(n));
+            for (dialect, ty) in [(Dialect::Godot4, 36), (Dialect::Godot3, 25)] {
+                let cfg = Config::new(dialect);
+                let bytes = cfg.to_vec(&v).unwrap();
+                assert_eq!(bytes, reference(ty, &v, false), "{dialect} n={n}");
+                assert_eq!(cfg.from_slice::<PackedVector3Array>(&bytes).unwrap(), v);
+            }
+        }
+        let ints: PackedInt32Array = (0..100_000).map(|i| i * 7 - 3).collect();
+        let bytes = crate::to_vec(&ints).unwrap();
+        assert_eq!(bytes, reference(30, &ints, false));
+        assert_eq!(crate::from_slice::<PackedInt32Array>(&bytes).unwrap(), ints);
+    }
+
+    #[test]
+    fn every_bulk_type_round_trips_through_every_dialect_that_has_it() {
+        use crate::{Config, Dialect, Variant};
+        fn round<T>(value: T)
+        where
+            T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug + Clone,
+            Variant: From<T>,
+        {
+            for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
+                let cfg = Config::new(dialect);
+                let Ok(bytes) = cfg.to_vec(&value) else {
+                    continue; // a type this dialect lacks
+                };
+                assert_eq!(cfg.from_slice::<T>(&bytes).unwrap(), value, "{dialect}");
+                // The same packet through Variant, and back to the same bytes.
+                let any: Variant = cfg.from_slice(&bytes).unwrap();
+                assert_eq!(any, Variant::from(value.clone()), "{dialect}");
+                assert_eq!(cfg.to_vec(&any).unwrap(), bytes, "{dialect}");
+            }
+        }
+        round(PackedInt32Array(vec![i32::MIN, -1, 0, 1, i32::MAX]));
+        round(PackedInt64Array(vec![i64::MIN, -1, 0, i64::MAX]));
+        round(PackedFloat32Array(vec![0.1, -0.0, f32::INFINITY, 3.5]));
+        round(PackedFloat64Array(vec![0.1, -2.0, f64::MAX]));
+        round(PackedVector2Array(vec![Vector2::new(1.0, 2.0); 3]));
+        round(PackedVector3Array(vectors(1000)));
+        round(PackedVector4Array(vec![Vector4::new(1.0, 2.0, 3.0, 4.0)]));
+        round(PackedColorArray(vec![
+            Color::from_rgba(0.1, 0.2, 0.3, 1.0);
+            2
+        ]));
+        round(PackedVector2iArray(vec![Vector2i::new(-1, 2)]));
+        round(PackedVector3iArray(vec![Vector3i::new(-1, 2, 3)]));
+        round(PackedVector4iArray(vec![Vector4i::new(-1, 2, 3, 4)]));
+    }
+
+    #[test]
+    fn double_precision_writes_f64_reals_and_reads_them_back() {
+        use crate::{Config, Dialect};
+        let cfg = Config::new(Dialect::Godot4).double_precision(true);
+        for n in lengths(24) {
+            let v = PackedVector3Array(vectors(n));
+            let bytes = cfg.to_vec(&v).unwrap();
+            assert_eq!(bytes, reference(36, &v, true), "n={n}");
+            assert_eq!(bytes.len(), 8 + 24 * n);
+            // Decoding follows the packet's flag, whatever the config says.
+            assert_eq!(crate::from_slice::<PackedVector3Array>(&bytes).unwrap(), v);
+            assert_eq!(cfg.from_slice::<PackedVector3Array>(&bytes).unwrap(), v);
+        }
+        // Colors and ints have no reals: same bytes as single precision.
+        let colors = PackedColorArray(vec![Color::from_rgba(0.5, 0.25, 1.0, 0.0)]);
+        assert_eq!(
+            cfg.to_vec(&colors).unwrap(),
+            crate::to_vec(&colors).unwrap()
+        );
+    }
+
+    #[test]
+    fn other_formats_see_plain_sequences() {
+        let v = PackedVector3Array(vec![Vector3::new(1.0, 2.0, 3.0)]);
+        // godot_bin first: its bulk request must not leak into the next serializer.
+        crate::to_vec(&v).unwrap();
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(json, r#"[{"x":1.0,"y":2.0,"z":3.0}]"#);
+        assert_eq!(
+            serde_json::from_str::<PackedVector3Array>(&json).unwrap(),
+            v
+        );
+        let ints = PackedInt32Array(vec![1, -2]);
+        assert_eq!(serde_json::to_string(&ints).unwrap(), "[1,-2]");
+        assert_eq!(
+            serde_json::from_str::<PackedInt32Array>("[1,-2]").unwrap(),
+            ints
+        );
+        // A compact binary format: the same bytes as a plain Vec.
+        let post = postcard::to_allocvec(&v).unwrap();
+        assert_eq!(post, postcard::to_allocvec(&v.0).unwrap());
+        assert_eq!(
+            postcard::from_bytes::<PackedVector3Array>(&post).unwrap(),
+            v
+        );
+        let rmp = rmp_serde::to_vec(&ints).unwrap();
+        assert_eq!(rmp, rmp_serde::to_vec(&ints.0).unwrap());
+        assert_eq!(
+            rmp_serde::from_slice::<PackedInt32Array>(&rmp).unwrap(),
+            ints
+        );
+    }
+
+    #[test]
+    fn a_plain_vec_still_reads_a_packed_array() {
+        let v = PackedColorArray(vec![Color::from_rgba(1.0, 0.0, 0.5, 1.0); 3]);
+        let bytes = crate::to_vec(&v).unwrap();
+        let plain: Vec<Color> = crate::from_slice(&bytes).unwrap();
+        assert_eq!(plain, v.0);
+    }
+
+    #[test]
+    fn truncated_and_lying_packets_are_errors() {
+        let v = PackedVector3Array(vectors(10));
+        let bytes = crate::to_vec(&v).unwrap();
+        for cut in 0..bytes.len() {
+            assert!(crate::from_slice::<PackedVector3Array>(&bytes[..cut]).is_err());
+        }
+        // A count larger than the bytes that follow.
+        let mut lying = bytes.clone();
+        lying[4..8].copy_from_slice(&11u32.to_le_bytes());
+        let err = crate::from_slice::<PackedVector3Array>(&lying).unwrap_err();
+        assert!(
+            matches!(err.kind(), crate::ErrorKind::LengthOutOfRange(11)),
+            "{err}"
+        );
+        // Another packed type is a mismatch, not a reinterpretation of its bytes.
+        let ints = crate::to_vec(&PackedInt32Array(vec![1, 2, 3])).unwrap();
+        assert!(crate::from_slice::<PackedVector3Array>(&ints).is_err());
+    }
+
+    #[test]
+    fn put_and_get_are_little_endian() {
+        let v = Vector3::new(1.0, -2.5, 3.25);
+        let mut b = [0u8; 12];
+        v.put(&mut b);
+        assert_eq!(&b[4..8], &(-2.5f32).to_le_bytes());
+        assert_eq!(Vector3::get(&b), v);
+        let mut w = [0u8; 24];
+        v.put_wide(&mut w);
+        assert_eq!(&w[16..24], &3.25f64.to_le_bytes());
+        let mut i = [0u8; 8];
+        (-3i64).put(&mut i);
+        assert_eq!(i64::get(&i), -3);
+        assert_eq!(i, (-3i64).to_le_bytes());
+    }
+}
