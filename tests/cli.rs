@@ -420,3 +420,75 @@ fn errors_name_the_offset_and_fail() {
         .status
         .success());
 }
+
+/// explain's own walker agrees with the library's encoder on the extent of every packet,
+/// in every dialect (Godot 2, Pandemonium 5 and double-precision builds included).
+#[test]
+fn explain_walks_every_packet_the_library_writes() {
+    use godot_bin::{Array, Config, ElementType, Image, InputEvent, VariantType};
+    let mut values: Vec<Variant> = golden::rows("godot4.tsv")
+        .iter()
+        .chain(&golden::rows("pandemonium.tsv"))
+        .filter_map(|r| {
+            Config::new(Dialect::Godot4)
+                .allow_objects(true)
+                .from_slice(&r.bytes)
+                .ok()
+        })
+        .collect();
+    values.extend([
+        Variant::Image(Image {
+            format: 4,
+            mipmaps: 0,
+            width: 1,
+            height: 1,
+            data: vec![1, 2, 3, 4, 5],
+        }),
+        Variant::InputEvent(InputEvent {
+            event_type: 1,
+            device: 2,
+            extra: vec![1 << 25, 65],
+        }),
+        Variant::Array(Array::typed(
+            ElementType::Builtin(VariantType::Int),
+            vec![1.into(), 2.into()],
+        )),
+        Variant::PackedTypedArray(Array::typed(
+            ElementType::Builtin(VariantType::String),
+            vec!["a".into()],
+        )),
+    ]);
+    let configs = [
+        ("godot4", Config::new(Dialect::Godot4)),
+        (
+            "godot4",
+            Config::new(Dialect::Godot4).double_precision(true),
+        ),
+        ("godot3", Config::new(Dialect::Godot3)),
+        ("godot2", Config::new(Dialect::Godot2)),
+        ("pandemonium", Config::new(Dialect::Pandemonium)),
+        ("pandemonium37", Config::new(Dialect::Pandemonium37)),
+        ("pandemonium5", Config::new(Dialect::Pandemonium5)),
+    ];
+    for (arg, cfg) in configs {
+        let cfg = cfg.allow_objects(true);
+        let mut framed = Vec::new();
+        let mut n = 0;
+        for v in &values {
+            // Only what the dialect can carry.
+            if let Ok(packet) = cfg.to_vec(v) {
+                framed.extend((packet.len() as u32).to_le_bytes());
+                framed.extend(packet);
+                n += 1;
+            }
+        }
+        assert!(n > 20, "{arg}: {n}");
+        let f = TempFile::new("bin", &framed);
+        let out = text(ok(&["--dialect", arg, "--framed", "explain", f.arg()], b""));
+        assert_eq!(out.matches("== frame").count(), n, "{arg}");
+        assert!(!out.contains("after the value"), "{arg}: {out}");
+        // And dump agrees with the library's text, value by value.
+        let dumped = text(ok(&["--dialect", arg, "--framed", "dump", f.arg()], b""));
+        assert!(!dumped.is_empty());
+    }
+}
