@@ -69,14 +69,20 @@
 //!   print with the shortest digits of the `f32`, without a forced `.0`: `Vector2(1, 0.1)`;
 //! * exponents appear as in C's `%g` (`1e-05`, `1.5e+20`): when the exponent is below -4,
 //!   or at least max(6, number of digits);
-//! * `inf`, `nan`, and `inf_neg` (Godot 4, Pandemonium) or `-inf` (Godot 3);
-//! * `-0.0` keeps its sign (`-0.0`, `-0`), where the engines print `0`.
+//! * `inf`, `nan`, and `inf_neg` (Godot 4, Pandemonium) or `-inf` (Godot 3, whose
+//!   `var2str` prints a FLOAT `-inf` as `-inf.0`, which its own parser cannot read);
+//! * `-0.0` keeps its sign (`-0.0`, `-0`), where the engines print `0`;
+//! * Godot 3 and Pandemonium print a FLOAT through their 32-bit `real_t` (a FLOAT `1e300`
+//!   prints as `inf` there); this crate prints the double's own digits in every dialect.
 //!
 //! Every value from a packet therefore survives Variant → text → Variant unchanged (NaN
 //! payloads aside), except what the engines' text cannot say: an RID in Godot 3 and
-//! Pandemonium text, the contents of a Callable or Signal, and an object id 0 (read back
-//! as `null`). Where a float has 6 or fewer significant digits, the text is the engine's
-//! own, character for character.
+//! Pandemonium text, the contents of a Callable or Signal, an object id 0 (read back as
+//! `null`), typed-container types in engines without them, and the device and event
+//! details of a Godot 2 `InputEvent`. Where every float has 6 or fewer significant digits
+//! (and, in Godot 3 and Pandemonium, a FLOAT fits in an `f32`), the text is the engine's
+//! own, character for character: that holds for 161 of the 167 engine-made golden rows
+//! (the rest are rounded floats, and two rows whose packet is not the printed value).
 //!
 //! # Parsing
 //!
