@@ -1,0 +1,12 @@
+//! Decodes arbitrary bytes as a Godot4 packet into `Variant` (objects refused and allowed)
+//! and checks the invariants in `godot_bin_fuzz::check_variant`.
+#![no_main]
+
+use godot_bin::Dialect;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    for cfg in godot_bin_fuzz::configs(Dialect::Godot4) {
+        godot_bin_fuzz::check_variant(data, &cfg);
+    }
+});

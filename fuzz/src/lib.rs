@@ -1,0 +1,337 @@
+//! Checks shared by the fuzz targets in `fuzz_targets/`, and a counting global allocator
+//! so that every target also asserts that decoding allocates at most a small multiple of
+//! its input (`64 * len + 64 KiB`; set `GODOT_BIN_FUZZ_NO_ALLOC_CHECK=1` to turn that
+//! assertion off while a known allocation bug is open).
+
+use godot_bin::{
+    Config, Dialect, ErrorKind, NodePath, PackedInt32Array, PackedStringArray, Variant, Vector3,
+};
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+/// `System`, counting the bytes currently allocated and the peak since the last reset.
+pub struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to `System` unchanged; only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        System.dealloc(p, layout);
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = System.realloc(p, layout, new_size);
+        if !q.is_null() {
+            CURRENT.fetch_sub(layout.size(), Relaxed);
+            let now = CURRENT.fetch_add(new_size, Relaxed) + new_size;
+            PEAK.fetch_max(now, Relaxed);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Runs `f` and returns its result with the peak number of bytes it had allocated at once
+/// (above what was allocated when it started).
+pub fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let base = CURRENT.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let r = f();
+    (r, PEAK.load(Relaxed).saturating_sub(base))
+}
+
+fn alloc_check_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GODOT_BIN_FUZZ_NO_ALLOC_CHECK").is_none_or(|v| v != "1"))
+}
+
+/// The allocation bound every decode must respect: `64 * input + 64 KiB`.
+pub fn alloc_bound(input_len: usize) -> usize {
+    64 * input_len + (64 << 10)
+}
+
+/// Runs a decode under the allocation bound.
+pub fn bounded<R>(what: &str, input: &[u8], f: impl FnOnce() -> R) -> R {
+    let (r, peak) = peak_during(f);
+    if alloc_check_enabled() {
+        assert!(
+            peak <= alloc_bound(input.len()),
+            "{what}: decoding {} bytes allocated {peak} bytes at peak (bound {})",
+            input.len(),
+            alloc_bound(input.len())
+        );
+    }
+    r
+}
+
+/// The six configurations a packet is decoded with: every dialect, objects both ways.
+pub fn configs(dialect: Dialect) -> [Config; 2] {
+    [
+        Config::new(dialect),
+        Config::new(dialect).allow_objects(true),
+    ]
+}
+
+/// Asserts the invariants of an error: it carries an offset inside the input.
+pub fn check_error(err: &godot_bin::Error, input: &[u8]) {
+    let at = err
+        .offset()
+        .unwrap_or_else(|| panic!("decode error without an offset: {err}"));
+    assert!(at <= input.len(), "error offset {at} past the input: {err}");
+}
+
+/// Every check on one packet in one configuration:
+/// * `take_from_slice::<Variant>` and `take_from_slice::<IgnoredAny>` (the generic serde
+///   path) accept exactly the same packets and consume the same bytes;
+/// * `from_slice` agrees with `take_from_slice` (Ok iff nothing is left, else
+///   `TrailingBytes` at the right offset);
+/// * errors carry an offset within the input;
+/// * a decoded value re-encodes, and that encoding decodes to a value that encodes to the
+///   same bytes (values with NaN compare by bytes);
+/// * no decode allocates more than [`alloc_bound`].
+pub fn check_variant(input: &[u8], cfg: &Config) {
+    let native = bounded("Variant", input, || cfg.take_from_slice::<Variant>(input));
+    let generic = bounded("IgnoredAny", input, || {
+        cfg.take_from_slice::<IgnoredAny>(input)
+    });
+    match (&native, &generic) {
+        (Ok((_, rest)), Ok((_, rest2))) => assert_eq!(
+            rest.len(),
+            rest2.len(),
+            "Variant and IgnoredAny consumed different lengths"
+        ),
+        (Err(e), Err(e2)) => {
+            check_error(e, input);
+            check_error(e2, input);
+        }
+        (Ok((v, _)), Err(e)) => panic!("Variant decoded {v:?} but IgnoredAny failed: {e}"),
+        (Err(e), Ok(_)) => panic!("IgnoredAny decoded but Variant failed: {e}"),
+    }
+
+    let whole = bounded("from_slice", input, || cfg.from_slice::<Variant>(input));
+    match (&native, &whole) {
+        (Ok((_, rest)), Ok(_)) => assert!(rest.is_empty(), "from_slice accepted trailing bytes"),
+        (Ok((_, rest)), Err(e)) => {
+            assert!(!rest.is_empty(), "from_slice failed on a whole packet: {e}");
+            assert!(
+                matches!(e.kind(), ErrorKind::TrailingBytes(n) if *n == rest.len()),
+                "expected TrailingBytes({}), got {e}",
+                rest.len()
+            );
+            assert_eq!(e.offset(), Some(input.len() - rest.len()));
+        }
+        (Err(_), Ok(_)) => panic!("from_slice accepted what take_from_slice refused"),
+        (Err(e), Err(e2)) => {
+            assert_eq!(e.offset(), e2.offset(), "{e} vs {e2}");
+        }
+    }
+
+    if let Ok((value, _)) = native {
+        check_reencode(&value, cfg);
+    }
+}
+
+/// Encodes `value`, decodes the bytes, encodes again: both encodings must be equal, and
+/// when the value has no NaN the two values must be equal too.
+pub fn check_reencode(value: &Variant, cfg: &Config) {
+    let first = cfg
+        .to_vec(value)
+        .unwrap_or_else(|e| panic!("a decoded value does not encode: {e}\n{value:?}"));
+    let again: Variant = cfg
+        .from_slice(&first)
+        .unwrap_or_else(|e| panic!("our own encoding does not decode: {e}\n{value:?}"));
+    let second = cfg
+        .to_vec(&again)
+        .unwrap_or_else(|e| panic!("the re-decoded value does not encode: {e}\n{again:?}"));
+    assert_eq!(first, second, "re-encoding is not stable for {value:?}");
+    if !has_nan(value) {
+        assert_eq!(&again, value, "value changed through encode/decode");
+    }
+}
+
+/// Whether any float inside `v` is NaN (NaN != NaN, so such values compare by bytes).
+pub fn has_nan(v: &Variant) -> bool {
+    // Debug output prints every float; `NaN` appears only for a NaN component.
+    format!("{v:?}").contains("NaN")
+}
+
+/// A derived struct using the common field types, decoded from fuzz input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    /// A string.
+    pub name: String,
+    /// Integers of several widths.
+    pub hp: i32,
+    /// An unsigned one.
+    pub level: u8,
+    /// A 64-bit one.
+    pub xp: u64,
+    /// A float.
+    pub speed: f32,
+    /// A double.
+    pub score: f64,
+    /// A builtin.
+    pub pos: Vector3,
+    /// A NodePath.
+    pub target: NodePath,
+    /// An option.
+    pub guild: Option<String>,
+    /// A sequence of structs.
+    pub items: Vec<Item>,
+    /// A map.
+    pub stats: BTreeMap<String, i64>,
+    /// An enum.
+    pub state: State,
+    /// Packed arrays.
+    pub codes: PackedInt32Array,
+    /// More packed arrays.
+    pub tags: PackedStringArray,
+    /// Bytes.
+    #[serde(with = "serde_bytes_compat")]
+    pub blob: Vec<u8>,
+    /// Anything.
+    pub extra: Variant,
+}
+
+/// An element of [`Player::items`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Id.
+    pub id: u32,
+    /// Count.
+    pub count: i16,
+    /// A tuple.
+    pub span: (f32, f32),
+}
+
+/// Every serde enum shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum State {
+    /// Unit.
+    Idle,
+    /// Newtype.
+    Moving(Vector3),
+    /// Tuple.
+    Fighting(u32, String),
+    /// Struct.
+    Dead {
+        /// Since when.
+        at: i64,
+    },
+}
+
+/// `Vec<u8>` as a PackedByteArray without depending on `serde_bytes` here.
+mod serde_bytes_compat {
+    use godot_bin::PackedByteArray;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        PackedByteArray(v.to_vec()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        PackedByteArray::deserialize(d).map(|b| b.0)
+    }
+}
+
+/// A sample [`Player`] (seed for the corpus).
+pub fn sample_player() -> Player {
+    Player {
+        name: "Ada".into(),
+        hp: 100,
+        level: 7,
+        xp: 1 << 40,
+        speed: 1.5,
+        score: 0.1,
+        pos: Vector3::new(1.0, 2.0, 3.0),
+        target: NodePath::from("../Enemy:position:x"),
+        guild: Some("blue".into()),
+        items: vec![Item {
+            id: 3,
+            count: -2,
+            span: (0.5, 2.0),
+        }],
+        stats: [("str".to_string(), 10), ("dex".to_string(), -1)]
+            .into_iter()
+            .collect(),
+        state: State::Fighting(9, "orc".into()),
+        codes: vec![1, -1, 1 << 30].into(),
+        tags: vec!["a".to_string(), String::new()].into(),
+        blob: vec![1, 2, 3, 4, 5],
+        extra: Variant::from(vec![Variant::from(1), Variant::from("x")]),
+    }
+}
+
+/// The typed decodes the struct target runs on each input.
+pub fn check_typed(input: &[u8], cfg: &Config) {
+    macro_rules! typed {
+        ($($ty:ty),*) => {$({
+            let r = bounded(stringify!($ty), input, || cfg.from_slice::<$ty>(input));
+            match r {
+                Err(e) => check_error(&e, input),
+                Ok(v) => {
+                    // What decodes as a typed value re-encodes and decodes to the same value
+                    // (Player and State have no NaN-sensitive identity beyond floats).
+                    let bytes = cfg
+                        .to_vec(&v)
+                        .unwrap_or_else(|e| panic!("decoded {} does not encode: {e}", stringify!($ty)));
+                    let back: $ty = cfg.from_slice(&bytes).unwrap_or_else(|e| {
+                        panic!("our encoding of {} does not decode: {e}", stringify!($ty))
+                    });
+                    let again = cfg.to_vec(&back).expect("second encode");
+                    assert_eq!(bytes, again, "{} re-encoding differs", stringify!($ty));
+                }
+            }
+        })*};
+    }
+    typed!(
+        Player,
+        Item,
+        State,
+        Vec<State>,
+        Option<Vec<String>>,
+        BTreeMap<String, i64>,
+        Vec<Vec<i64>>,
+        NodePath,
+        String,
+        Vector3
+    );
+    // A HashMap encodes in its own iteration order: compare values, not bytes.
+    match bounded("HashMap", input, || {
+        cfg.from_slice::<HashMap<String, i64>>(input)
+    }) {
+        Err(e) => check_error(&e, input),
+        Ok(v) => {
+            let bytes = cfg.to_vec(&v).expect("decoded HashMap does not encode");
+            let back: HashMap<String, i64> = cfg.from_slice(&bytes).expect("HashMap re-decode");
+            assert_eq!(back, v);
+        }
+    }
+}
