@@ -38,7 +38,9 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, 'de> {
                 let at = r.pos();
                 match r.u32()? {
                     format @ 0..=22 => visitor.visit_u32(format),
-                    _ => Err(r.error_at(ErrorKind::InvalidData("Image format past FORMAT_MAX"), at)),
+                    _ => {
+                        Err(r.error_at(ErrorKind::InvalidData("Image format past FORMAT_MAX"), at))
+                    }
                 }
             }
             Shape::Leaf(Leaf::Bytes) => visitor.visit_borrowed_bytes(BytesDe::read(self.de)?.bytes),
@@ -419,7 +421,10 @@ impl<'de> SeqAccess<'de> for PropertyAccess<'_, 'de> {
 /// A Godot 2 InputEvent (FORMAT.md §4.6), presented as `[event_type, device, [extra...]]`.
 /// The engine ignores the payload length word except to tell the two JOYSTICK_MOTION
 /// forms apart (with and without the axis value).
-pub(crate) fn visit_input_event<'de, V: Visitor<'de>>(de: &mut Deserializer<'de>, visitor: V) -> Result<V::Value> {
+pub(crate) fn visit_input_event<'de, V: Visitor<'de>>(
+    de: &mut Deserializer<'de>,
+    visitor: V,
+) -> Result<V::Value> {
     let r = &mut de.reader;
     let event_type = r.u32()?;
     let device = r.u32()?;
@@ -460,7 +465,9 @@ impl<'de> de::Deserializer<'de> for InputEventPartDe {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0 {
             InputEventPart::Word(w) => visitor.visit_u32(w),
-            InputEventPart::Words(ws) => visitor.visit_seq(de::value::SeqDeserializer::new(ws.into_iter())),
+            InputEventPart::Words(ws) => {
+                visitor.visit_seq(de::value::SeqDeserializer::new(ws.into_iter()))
+            }
         }
     }
 
