@@ -142,10 +142,10 @@ mod de;
 mod dialect;
 mod error;
 pub mod framing;
-mod ser;
-pub mod text;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
+mod ser;
+pub mod text;
 mod types;
 mod variant;
 mod wire;
