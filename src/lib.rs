@@ -125,6 +125,13 @@
 //! them. `PacketPeer.put_var` (UDP, ENet, WebSocket) sends bare packets: use
 //! [`Config::from_slice`] on each packet.
 //!
+//! ## Text, tools and math libraries
+//!
+//! [`Variant`] prints in the engine's text form (`var_to_str`) and parses it back
+//! ([`text`]); the `cli` feature builds the `godot-bin` inspector (`dump`, `encode`,
+//! `explain`); the `glam` and `mint` features add conversions for the math types
+//! (`interop`).
+//!
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
