@@ -157,10 +157,15 @@ impl VariantType {
     /// The type with this crate's index `i` (its discriminant), for decoding the index
     /// back from a serialized `VariantType`.
     pub(crate) fn from_index(i: u32) -> Option<VariantType> {
+        // Every type not in Godot 4's table.
         const EXTRA: &[VariantType] = &[
             T::PackedVector2iArray,
             T::PackedVector3iArray,
             T::PackedVector4iArray,
+            T::Image,
+            T::InputEvent,
+            T::TypedArray,
+            T::PackedTypedArray,
         ];
         GODOT4_TYPES
             .iter()
@@ -656,6 +661,15 @@ mod tests {
                 assert_eq!(spec.id_of(*ty), Some(id as u32), "{d} {ty}");
             }
         }
+    }
+
+    #[test]
+    fn every_type_index_maps_back_to_its_type() {
+        for i in 0..VariantType::COUNT as u32 {
+            let ty = VariantType::from_index(i).unwrap_or_else(|| panic!("index {i}"));
+            assert_eq!(ty as u32, i);
+        }
+        assert_eq!(VariantType::from_index(VariantType::COUNT as u32), None);
     }
 
     #[test]

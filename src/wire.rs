@@ -37,6 +37,13 @@ impl<'de> Reader<'de> {
         self.pos
     }
 
+    /// Moves back to `pos`, a position read earlier (to read a header again).
+    #[inline]
+    pub fn rewind(&mut self, pos: usize) {
+        debug_assert!(pos <= self.pos);
+        self.pos = pos;
+    }
+
     /// The bytes not read yet.
     #[inline]
     pub fn rest(&self) -> &'de [u8] {

@@ -398,10 +398,6 @@ fn bounded_peaks() {
 }
 
 #[test]
-#[ignore = "bug: nested containers each reserve capacity for their claimed count \
-            (decode_array/decode_dictionary with_capacity(count.min(4096)); serde visitors \
-            via size_hint), so 1000 levels that each claim the bytes left allocate \
-            ~9000x the input (224 MB from 24 KB)"]
 fn nested_length_bombs_stay_under_a_multiple_of_the_input() {
     on_big_stack(nested_peaks);
 }

@@ -381,45 +381,10 @@ fn engine_only_utf8(packet: &[u8], at: usize) -> bool {
     })
 }
 
-/// Whether `v` holds a NodePath with no names, no subnames and the absolute flag: the
-/// engine's `NodePath(names, subnames, absolute)` constructor returns the empty (relative)
-/// path for empty lists, so such a packet decodes there as a relative path.
-fn has_empty_absolute_path(v: &Variant) -> bool {
-    match v {
-        Variant::NodePath(p) => p.absolute && p.names.is_empty() && p.subnames.is_empty(),
-        Variant::Array(a) => a.items.iter().any(has_empty_absolute_path),
-        Variant::Dictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| has_empty_absolute_path(k) || has_empty_absolute_path(v)),
-        _ => false,
-    }
-}
-
-/// Whether `packet` is a Godot 3 NODE_PATH whose name count + subname count (+ 1 for flag
-/// bit 1) overflows 32 bits: the engine adds them as `uint32_t`, so the total wraps.
-fn nodepath_count_wraps(packet: &[u8]) -> bool {
-    let word = |i: usize| {
-        packet
-            .get(i..i + 4)
-            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
-    };
-    match (word(0), word(4), word(8), word(12)) {
-        (Some(15), Some(names), Some(subnames), Some(flags)) if names & 0x8000_0000 != 0 => {
-            let sum =
-                u64::from(names & 0x7FFF_FFFF) + u64::from(subnames) + u64::from(flags >> 1 & 1);
-            sum > u64::from(u32::MAX)
-        }
-        _ => false,
-    }
-}
-
 /// The engine adds the NodePath name and subname counts as `uint32_t` (FORMAT.md §2.6:
 /// "the counts are not checked up front"), so a sum past 2^32 wraps to a small total and
 /// the packet decodes (found by the differential test below).
 #[test]
-#[ignore = "bug: NodePath name + subname counts that overflow u32 are refused with \
-            LengthOutOfRange; the engine's u32 total wraps and it decodes the packet"]
 fn nodepath_counts_wrap_as_in_the_engine() {
     for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
         let cfg = Config::new(dialect);
@@ -454,9 +419,6 @@ fn nodepath_counts_wrap_as_in_the_engine() {
 /// NODE_PATH, no names, no subnames, flags = absolute: the engine decodes it as the empty
 /// relative path, so `var2bytes` writes flags 0 (found by the differential test below).
 #[test]
-#[ignore = "bug: an empty NodePath packet with the absolute flag decodes as absolute; the \
-            engine's NodePath(names, subnames, absolute) drops the flag when both lists are \
-            empty"]
 fn empty_absolute_nodepath_decodes_as_relative() {
     for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
         let cfg = Config::new(dialect);
@@ -494,7 +456,6 @@ fn engine_and_crate_agree_on_mutated_packets() {
     let mut exceptions: BTreeMap<Exception, Vec<String>> = BTreeMap::new();
     let mut disagreements = Vec::new();
     let mut crashes = Vec::new();
-    let mut known_bugs = Vec::new();
     for (i, (packet, engine)) in packets.iter().zip(&engine_results).enumerate() {
         let hex = godot3::hex_encode(packet);
         let ours = cfg.take_from_slice::<Variant>(packet);
@@ -526,12 +487,6 @@ fn engine_and_crate_agree_on_mutated_packets() {
                     .or_default()
                     .push(format!("#{i} {hex}: {e}"));
             }
-            (Engine::Value(_), Err(_)) if nodepath_count_wraps(packet) => {
-                note("KNOWN BUG: NodePath name + subname count wraps");
-                known_bugs.push(format!(
-                    "#{i} {hex} (nodepath_counts_wrap_as_in_the_engine)"
-                ));
-            }
             (Engine::Value(b), Err(e)) => {
                 note("DISAGREE: engine decodes, we refuse");
                 disagreements.push(format!(
@@ -555,13 +510,6 @@ fn engine_and_crate_agree_on_mutated_packets() {
                         .push(format!("#{i} {hex}"));
                     continue;
                 }
-                if has_empty_absolute_path(&v) {
-                    note("KNOWN BUG: empty absolute NodePath");
-                    known_bugs.push(format!(
-                        "#{i} {hex} (empty_absolute_nodepath_decodes_as_relative)"
-                    ));
-                    continue;
-                }
                 note("DISAGREE: different values");
                 disagreements.push(format!(
                     "#{i} {hex}: engine {} ours {} ({v:?})",
@@ -581,9 +529,6 @@ fn engine_and_crate_agree_on_mutated_packets() {
         for l in list.iter().take(3) {
             eprintln!("    {l}");
         }
-    }
-    for k in &known_bugs {
-        eprintln!("known bug: {k}");
     }
     for c in &crashes {
         eprintln!("engine crash: {c}");

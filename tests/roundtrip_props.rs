@@ -72,11 +72,15 @@ fn common_leaf(wide: bool) -> BoxedStrategy<Variant> {
             prop::collection::vec(text(), 0..3),
             any::<bool>()
         )
-            .prop_map(|(names, subnames, absolute)| Variant::from(NodePath {
-                names,
-                subnames,
-                absolute
-            })),
+            .prop_map(|(names, subnames, absolute)| {
+                // The engine reads an empty absolute path as relative (FORMAT.md §2.6).
+                let absolute = absolute && !(names.is_empty() && subnames.is_empty());
+                Variant::from(NodePath {
+                    names,
+                    subnames,
+                    absolute,
+                })
+            }),
         Just(Variant::Rid(Rid(0))),
         prop::collection::vec(any::<u8>(), 0..9).prop_map(|v| Variant::from(PackedByteArray(v))),
         prop::collection::vec(any::<i32>(), 0..4).prop_map(|v| Variant::from(PackedInt32Array(v))),

@@ -17,14 +17,14 @@ impl<'a, 'de> ArrayAccess<'a, 'de> {
         count: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        de.enter();
-        let mut access = ArrayAccess { de, left: count };
-        let value = visitor.visit_seq(&mut access)?;
-        if access.left != 0 {
-            return Err(de::Error::invalid_length(count, &"fewer elements"));
-        }
-        access.de.leave();
-        Ok(value)
+        de.nest(|de| {
+            let mut access = ArrayAccess { de, left: count };
+            let value = visitor.visit_seq(&mut access)?;
+            if access.left != 0 {
+                return Err(de::Error::invalid_length(count, &"fewer elements"));
+            }
+            Ok(value)
+        })
     }
 }
 
@@ -40,7 +40,7 @@ impl<'de> de::SeqAccess<'de> for ArrayAccess<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.de.prealloc(self.left))
     }
 }
 
@@ -57,14 +57,14 @@ impl<'a, 'de> DictionaryAccess<'a, 'de> {
         count: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        de.enter();
-        let mut access = DictionaryAccess { de, left: count };
-        let value = visitor.visit_map(&mut access)?;
-        if access.left != 0 {
-            return Err(de::Error::invalid_length(count, &"fewer entries"));
-        }
-        access.de.leave();
-        Ok(value)
+        de.nest(|de| {
+            let mut access = DictionaryAccess { de, left: count };
+            let value = visitor.visit_map(&mut access)?;
+            if access.left != 0 {
+                return Err(de::Error::invalid_length(count, &"fewer entries"));
+            }
+            Ok(value)
+        })
     }
 }
 
@@ -84,7 +84,7 @@ impl<'de> de::MapAccess<'de> for DictionaryAccess<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.de.prealloc(self.left))
     }
 }
 

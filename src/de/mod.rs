@@ -18,6 +18,13 @@ use access::{ArrayAccess, DictionaryAccess, EnumAccess};
 use payload::{BytesDe, PackedDe, PayloadDe};
 use serde::de::{self, Visitor};
 
+/// Nesting levels that never need a stack check.
+const SHALLOW: usize = 32;
+/// Stack left below which a nesting level gets a fresh segment...
+pub(crate) const STACK_RED_ZONE: usize = 128 << 10;
+/// ...of this size.
+pub(crate) const STACK_SEGMENT: usize = 2 << 20;
+
 /// A packet's header word, decoded.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Header {
@@ -121,12 +128,27 @@ impl<'de> Deserializer<'de> {
         header
     }
 
-    pub(crate) fn enter(&mut self) {
-        self.depth += 1;
+    /// How many elements to reserve for a container that claims `count`. The claim was
+    /// checked against the bytes left, but nested containers all claim the same bytes, so
+    /// deeper levels reserve less (2048 just below the top, halving per level, at least 1):
+    /// a packet of nested lies cannot make the decoder reserve much more than its size.
+    pub(crate) fn prealloc(&self, count: usize) -> usize {
+        count.min((4096 >> self.depth.min(12)).max(1))
     }
 
-    pub(crate) fn leave(&mut self) {
+    /// Runs `f` one nesting level deeper. Past a few levels the stack is grown on demand
+    /// (`stacker`), so that the depth limit, not the thread's stack, ends a deep packet:
+    /// each level costs a few KiB of stack in debug builds, and a server thread may have
+    /// only 2 MiB.
+    pub(crate) fn nest<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.depth += 1;
+        let result = if self.depth < SHALLOW {
+            f(self)
+        } else {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
+        };
         self.depth -= 1;
+        result
     }
 
     /// Bytes per real in a math payload with this header: 8 only for a flagged Godot 4
@@ -251,28 +273,39 @@ impl<'de> Deserializer<'de> {
     /// needed to re-encode the same bytes.
     pub(crate) fn decode_variant(&mut self) -> Result<crate::Variant> {
         use crate::Variant as V;
-        use serde::Deserialize;
-        let start = self.reader.clone();
+        let at = self.reader.pos();
         let h = self.header()?;
+        Ok(match h.ty {
+            VariantType::Array | VariantType::TypedArray => {
+                V::Array(variant::decode_array(self, &h)?)
+            }
+            VariantType::PackedTypedArray => V::PackedTypedArray(variant::decode_array(self, &h)?),
+            VariantType::Dictionary => V::Dictionary(variant::decode_dictionary(self, &h)?),
+            _ => self.decode_leaf(&h, at)?,
+        })
+    }
+
+    /// Decodes a value that holds no nested Variants (only objects recurse, through their
+    /// own deserializer), whose header `h`, at `at`, was just read. Kept out of
+    /// [`Deserializer::decode_variant`], which recurses once per nesting level: inlined, its
+    /// many arms made every level's stack frame several KiB in debug builds.
+    #[inline(never)]
+    fn decode_leaf(&mut self, h: &Header, at: usize) -> Result<crate::Variant> {
+        use crate::Variant as V;
+        use serde::Deserialize;
         let r = &mut self.reader;
         macro_rules! typed {
-            ($($name:ident),*) => {
+            ($($name:ident),*) => {{
+                self.reader.rewind(at);
                 match h.ty {
-                    $(VariantType::$name => {
-                        self.reader = start;
-                        V::$name(Deserialize::deserialize(&mut *self)?)
-                    })*
-                    VariantType::Object if self.object_as_id(&h) => {
-                        self.reader = start;
+                    $(VariantType::$name => V::$name(Deserialize::deserialize(&mut *self)?),)*
+                    VariantType::Object if self.object_as_id(h) => {
                         V::ObjectId(Deserialize::deserialize(&mut *self)?)
                     }
-                    VariantType::Object => {
-                        self.reader = start;
-                        V::Object(Deserialize::deserialize(&mut *self)?)
-                    }
-                    _ => unreachable!("scalars and containers are matched below"),
+                    VariantType::Object => V::Object(Deserialize::deserialize(&mut *self)?),
+                    _ => unreachable!("containers are decoded by decode_variant"),
                 }
-            };
+            }};
         }
         Ok(match h.ty {
             VariantType::Nil => V::Nil,
@@ -282,11 +315,6 @@ impl<'de> Deserializer<'de> {
             VariantType::Float if h.wide() => V::Float(r.f64()?),
             VariantType::Float => V::Float(r.f32()?.into()),
             VariantType::String => V::String(r.string()?.to_owned()),
-            VariantType::Array | VariantType::TypedArray => {
-                V::Array(variant::decode_array(self, &h)?)
-            }
-            VariantType::PackedTypedArray => V::PackedTypedArray(variant::decode_array(self, &h)?),
-            VariantType::Dictionary => V::Dictionary(variant::decode_dictionary(self, &h)?),
             _ => crate::variant::for_each_plain_builtin!(typed),
         })
     }
@@ -389,6 +417,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.header()?;
                 visitor.visit_borrowed_str(self.reader.string()?)
             }
+            // serde's String visitor would take bytes as text, and bytes may hold what no
+            // STRING packet can (a NUL): a string field is a STRING.
+            VariantType::PackedByteArray => Err(self.mismatch("String", &h)),
             _ => self.deserialize_any(visitor),
         }
     }
@@ -469,10 +500,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         at,
                     ));
                 }
-                self.enter();
-                let value = visitor.visit_enum(EnumAccess { de: self })?;
-                self.leave();
-                Ok(value)
+                self.nest(|de| visitor.visit_enum(EnumAccess { de }))
             }
             _ => Err(self.mismatch("an enum (a String or a one-entry Dictionary)", &h)),
         }

@@ -221,13 +221,12 @@ pub(crate) fn visit_node_path<'de, V: Visitor<'de>>(
     if first & NODEPATH_NEW_FORMAT == 0 {
         return Err(r.error_at(ErrorKind::InvalidData("old-format NodePath"), at));
     }
-    let names = (first & !NODEPATH_NEW_FORMAT) as usize;
-    let mut subnames = r.u32()? as usize;
+    // The engine adds the counts as u32 (wrapping) and takes the first `names` strings as
+    // names; flag bit 1 (Godot 2's property) is one more subname.
+    let names = first & !NODEPATH_NEW_FORMAT;
+    let subnames = r.u32()?;
     let flags = r.u32()?;
-    if flags & 2 != 0 {
-        subnames += 1;
-    }
-    let total = names.saturating_add(subnames);
+    let total = names.wrapping_add(subnames).wrapping_add(flags >> 1 & 1) as usize;
     if total.saturating_mul(4) > r.rest().len() {
         return Err(r.error_at(ErrorKind::LengthOutOfRange(total as i64), at));
     }
@@ -239,11 +238,12 @@ pub(crate) fn visit_node_path<'de, V: Visitor<'de>>(
             pads.push(pad);
         }
     }
-    let (names, subnames) = strings.split_at(names);
+    let (names, subnames) = strings.split_at((names as usize).min(total));
     let parts = (
         de::value::SeqDeserializer::<_, Error>::new(names.iter().copied()),
         de::value::SeqDeserializer::<_, Error>::new(subnames.iter().copied()),
-        flags & 1 != 0,
+        // The engine's NodePath(names, subnames, absolute) drops the flag of an empty path.
+        flags & 1 != 0 && total > 0,
     );
     visitor.visit_seq(NodePathAccess { parts, step: 0 })
 }
@@ -295,13 +295,13 @@ pub(crate) fn visit_object<'de, V: Visitor<'de>>(
         }
         count
     };
-    de.enter();
-    let value = visitor.visit_seq(ObjectAccess {
-        de,
-        class: Some(class),
-        properties: Some(count),
-    })?;
-    Ok(value)
+    de.nest(|de| {
+        visitor.visit_seq(ObjectAccess {
+            de,
+            class: Some(class),
+            properties: Some(count),
+        })
+    })
 }
 
 struct ObjectAccess<'a, 'de> {
@@ -325,12 +325,6 @@ impl<'de> SeqAccess<'de> for ObjectAccess<'_, 'de> {
                 .map(Some),
             None => Ok(None),
         }
-    }
-}
-
-impl Drop for ObjectAccess<'_, '_> {
-    fn drop(&mut self) {
-        self.de.leave();
     }
 }
 
@@ -370,7 +364,7 @@ impl<'de> SeqAccess<'de> for PropertiesDe<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.de.prealloc(self.left))
     }
 }
 

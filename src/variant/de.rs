@@ -140,12 +140,13 @@ impl<'de> Visitor<'de> for VariantVisitor {
 /// keeping its element type and Godot 2 shared flag.
 pub(crate) fn decode_array(de: &mut Deserializer<'_>, h: &Header) -> Result<Array> {
     let head = de.container_head(h)?;
-    de.enter();
-    let mut items = Vec::with_capacity(head.count.min(4096));
-    for _ in 0..head.count {
-        items.push(de.decode_variant()?);
-    }
-    de.leave();
+    let items = de.nest(|de| {
+        let mut items = Vec::with_capacity(de.prealloc(head.count));
+        for _ in 0..head.count {
+            items.push(de.decode_variant()?);
+        }
+        Ok(items)
+    })?;
     Ok(Array {
         element_type: head.first,
         items,
@@ -157,14 +158,15 @@ pub(crate) fn decode_array(de: &mut Deserializer<'_>, h: &Header) -> Result<Arra
 /// order (duplicates included, so that re-encoding gives the same bytes).
 pub(crate) fn decode_dictionary(de: &mut Deserializer<'_>, h: &Header) -> Result<Dictionary> {
     let head = de.container_head(h)?;
-    de.enter();
-    let mut entries = Vec::with_capacity(head.count.min(4096));
-    for _ in 0..head.count {
-        let key = de.decode_variant()?;
-        let value = de.decode_variant()?;
-        entries.push((key, value));
-    }
-    de.leave();
+    let entries = de.nest(|de| {
+        let mut entries = Vec::with_capacity(de.prealloc(head.count));
+        for _ in 0..head.count {
+            let key = de.decode_variant()?;
+            let value = de.decode_variant()?;
+            entries.push((key, value));
+        }
+        Ok(entries)
+    })?;
     Ok(Dictionary {
         key_type: head.first,
         value_type: head.second,
