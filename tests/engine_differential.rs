@@ -206,6 +206,55 @@ fn packets() -> Vec<Vec<u8>> {
         }
         out.push(p);
     }
+    // Hand-made packets for the documented special cases: Dictionaries with equal keys
+    // (also an int sent as 32 and as 64 bits), and objects sent as ids, alone and nested.
+    let int = |v: u32| {
+        [2, 0, 0, 0]
+            .into_iter()
+            .chain(v.to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let int64 = |v: u64| {
+        [2, 0, 1, 0]
+            .into_iter()
+            .chain(v.to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let text = |t: &[u8; 4]| {
+        let mut p = vec![4, 0, 0, 0, 4, 0, 0, 0];
+        p.extend_from_slice(t);
+        p
+    };
+    let object_id = |id: u64| {
+        [17, 0, 1, 0]
+            .into_iter()
+            .chain(id.to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let container = |id: u8, parts: &[Vec<u8>]| {
+        let count = if id == 18 {
+            parts.len() / 2
+        } else {
+            parts.len()
+        };
+        let mut p = vec![id, 0, 0, 0];
+        p.extend_from_slice(&(count as u32).to_le_bytes());
+        parts.iter().for_each(|x| p.extend_from_slice(x));
+        p
+    };
+    out.push(container(18, &[int(1), int(2), int(1), int(3)]));
+    out.push(container(
+        18,
+        &[int(1), int(2), int64(1), int(3), int(4), int(5)],
+    ));
+    out.push(container(
+        18,
+        &[text(b"key!"), int(1), int(7), int(8), text(b"key!"), int(2)],
+    ));
+    out.push(object_id(0));
+    out.push(object_id(12345));
+    out.push(container(19, &[object_id(0), object_id(99), int(1)]));
+    out.push(container(18, &[int(1), object_id(7)]));
     // Text made of UTF-8 pieces the two parsers may judge differently, as a String and as
     // a PoolStringArray element.
     const PIECES: [&[u8]; 16] = [

@@ -584,6 +584,57 @@ fn hundred_thousand_nested_dictionaries_fail_with_depth_error_on_a_2mib_stack() 
 }
 
 #[test]
+fn hundred_thousand_levels_through_serde_fail_with_depth_error_on_a_2mib_stack() {
+    // The generic path (deserialize_any into IgnoredAny, serde_json::Value) and nested full
+    // objects go through serde's visitors, with bigger frames than the Variant decoder.
+    for dict in [false, true] {
+        let bytes = nested(Dialect::Godot4, dict, 100_000, None);
+        let (generic, json) = on_stack(2 << 20, move || {
+            let cfg = Config::new(Dialect::Godot4);
+            (
+                cfg.from_slice::<IgnoredAny>(&bytes).unwrap_err(),
+                cfg.from_slice::<serde_json::Value>(&bytes).unwrap_err(),
+            )
+        });
+        assert!(
+            matches!(generic.kind(), ErrorKind::DepthExceeded(1024)),
+            "{generic:?}"
+        );
+        assert_eq!(generic.offset(), Some(depth_1025_offset(dict)));
+        // serde_json::Value refuses the null key of a nested Dictionary first.
+        if !dict {
+            assert!(
+                matches!(json.kind(), ErrorKind::DepthExceeded(1024)),
+                "{json:?}"
+            );
+        }
+    }
+    let objects = nested_objects(100_000);
+    let err = on_stack(2 << 20, move || {
+        Config::new(Dialect::Godot4)
+            .allow_objects(true)
+            .from_slice::<Variant>(&objects)
+            .unwrap_err()
+    });
+    assert!(
+        matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
+        "{err:?}"
+    );
+    assert_eq!(err.offset(), Some(1025 * 24));
+}
+
+/// `levels` Godot 4 full objects of class "A", each the value of the previous one's only
+/// property "p".
+fn nested_objects(levels: usize) -> Vec<u8> {
+    let mut obj = Vec::with_capacity(levels * 24);
+    for _ in 0..levels {
+        obj.extend_from_slice(&[24, 0, 0, 0, 1, 0, 0, 0, b'A', 0, 0, 0]); // OBJECT, "A"
+        obj.extend_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0, b'p', 0, 0, 0]); // 1 property, "p"
+    }
+    obj
+}
+
+#[test]
 fn hundred_thousand_nested_levels_fail_with_depth_error_on_a_large_stack() {
     // The same packets on a stack big enough for any build: the error itself is right.
     for dict in [false, true] {
@@ -602,11 +653,7 @@ fn hundred_thousand_nested_levels_fail_with_depth_error_on_a_large_stack() {
     }
     // Nested full objects (each the value of the previous one's only property) stop at the
     // same depth.
-    let mut obj = Vec::new();
-    for _ in 0..100_000 {
-        obj.extend_from_slice(&[24, 0, 0, 0, 1, 0, 0, 0, b'A', 0, 0, 0]); // Godot 4 OBJECT, "A"
-        obj.extend_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0, b'p', 0, 0, 0]); // 1 property, "p"
-    }
+    let obj = nested_objects(100_000);
     let err = on_stack(64 << 20, move || {
         Config::new(Dialect::Godot4)
             .allow_objects(true)

@@ -299,9 +299,9 @@ pub fn check_typed(input: &[u8], cfg: &Config) {
                 Ok(v) => {
                     // What decodes as a typed value re-encodes and decodes to the same value
                     // (Player and State have no NaN-sensitive identity beyond floats).
-                    let bytes = cfg
-                        .to_vec(&v)
-                        .unwrap_or_else(|e| panic!("decoded {} does not encode: {e}", stringify!($ty)));
+                    let bytes = cfg.to_vec(&v).unwrap_or_else(|e| {
+                        panic!("decoded {} does not encode: {e}", stringify!($ty))
+                    });
                     let back: $ty = cfg.from_slice(&bytes).unwrap_or_else(|e| {
                         panic!("our encoding of {} does not decode: {e}", stringify!($ty))
                     });
