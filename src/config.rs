@@ -172,9 +172,14 @@ impl Config {
     /// Reads `reader` to its end and decodes the one value it holds, as
     /// [`from_slice`](Config::from_slice) does. For streams of length-prefixed values
     /// (`StreamPeer.put_var`, `FileAccess.store_var`) read each frame first.
-    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, mut reader: R) -> Result<T> {
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
+        // Read no more than max_size + 1 bytes: enough to tell that a packet is too large.
         let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        let limit = (self.max_size as u64).saturating_add(1);
+        io::Read::read_to_end(&mut reader.take(limit), &mut bytes)?;
+        if bytes.len() > self.max_size {
+            return Err(ErrorKind::SizeLimitExceeded(self.max_size).into());
+        }
         self.from_slice(&bytes)
     }
 }

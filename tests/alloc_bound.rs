@@ -462,10 +462,6 @@ fn shallow_peaks() {
 }
 
 #[test]
-#[ignore = "bug: each nesting level reserves up to 4096 >> depth elements of its claimed count \
-            (Deserializer::prealloc), which adds up to ~8000 elements (1.5 MB for Dictionary \
-            entries) whatever the input's size: 2 to 100 nested Dictionaries with 1-24 KiB of \
-            filler peak at up to 1.6x the bound"]
 fn shallow_nested_length_bombs_stay_under_a_multiple_of_the_input() {
     on_big_stack(shallow_peaks);
 }

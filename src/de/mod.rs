@@ -130,10 +130,11 @@ impl<'de> Deserializer<'de> {
 
     /// How many elements to reserve for a container that claims `count`. The claim was
     /// checked against the bytes left, but nested containers all claim the same bytes, so
-    /// deeper levels reserve less (2048 just below the top, halving per level, at least 1):
-    /// a packet of nested lies cannot make the decoder reserve much more than its size.
+    /// each level reserves for at most an eighth of the bytes left, halved per level: the
+    /// reservations of all open levels add up to at most a quarter of the input's bytes in
+    /// elements (under 48 bytes of memory per input byte), whatever the packet claims.
     pub(crate) fn prealloc(&self, count: usize) -> usize {
-        count.min((4096 >> self.depth.min(12)).max(1))
+        count.min(self.reader.rest().len() >> (3 + self.depth.min(32)))
     }
 
     /// Runs `f` one nesting level deeper. Past a few levels the stack is grown on demand
