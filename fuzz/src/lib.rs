@@ -47,9 +47,10 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let q = System.realloc(p, layout, new_size);
         if !q.is_null() {
-            CURRENT.fetch_sub(layout.size(), Relaxed);
+            // The worst case of a moving realloc: both blocks live at once.
             let now = CURRENT.fetch_add(new_size, Relaxed) + new_size;
             PEAK.fetch_max(now, Relaxed);
+            CURRENT.fetch_sub(layout.size(), Relaxed);
         }
         q
     }
