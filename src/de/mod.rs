@@ -63,6 +63,9 @@ pub struct Deserializer<'de> {
     depth: usize,
     /// Where NodePath padding lies, when recording (see [`nodepath_padding`]).
     pub(crate) nodepath_pads: Option<Vec<std::ops::Range<usize>>>,
+    /// Container elements that may still be reserved ahead of their arrival, for the whole
+    /// packet (see [`Deserializer::prealloc`]).
+    prealloc_budget: std::cell::Cell<usize>,
 }
 
 impl<'de> Deserializer<'de> {
@@ -74,6 +77,7 @@ impl<'de> Deserializer<'de> {
             config: config.clone(),
             depth: 0,
             nodepath_pads: None,
+            prealloc_budget: std::cell::Cell::new(input.len() / 16),
         })
     }
 
@@ -130,11 +134,13 @@ impl<'de> Deserializer<'de> {
 
     /// How many elements to reserve for a container that claims `count`. The claim was
     /// checked against the bytes left, but nested containers all claim the same bytes, so
-    /// each level reserves for at most an eighth of the bytes left, halved per level: the
-    /// reservations of all open levels add up to at most a quarter of the input's bytes in
-    /// elements (under 48 bytes of memory per input byte), whatever the packet claims.
+    /// reservations share one budget for the whole packet, one element per 16 input bytes:
+    /// past it, containers grow as their elements arrive, and no packet, however it lies,
+    /// makes the decoder reserve more than a small multiple of its own size.
     pub(crate) fn prealloc(&self, count: usize) -> usize {
-        count.min(self.reader.rest().len() >> (3 + self.depth.min(32)))
+        let n = count.min(self.prealloc_budget.get());
+        self.prealloc_budget.set(self.prealloc_budget.get() - n);
+        n
     }
 
     /// Runs `f` one nesting level deeper. Past a few levels the stack is grown on demand
