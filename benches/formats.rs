@@ -7,7 +7,13 @@
 //! - `game`: a `Vec` of 1,000 derived player structs (strings, ints, floats, a `Vector3`, a
 //!   three-entry `HashMap`, an enum with unit and struct variants);
 //! - `log`: 10,000 derived log-entry structs (four short strings, two ints), and
-//!   `log_maps`: the same entries as `Vec<BTreeMap<String, String>>`.
+//!   `log_maps`: the same entries as `Vec<BTreeMap<String, String>>`;
+//! - `game_borrowed` and `log_borrowed` (decode only): the same packets decoded into
+//!   structs that borrow their strings (`&str`) from the input, as every format here can.
+//!
+//! Besides the three formats the issue names, `rmp_serde_named` writes structs as maps
+//! with their field names (`rmp_serde::to_vec_named`), as godot_bin must (a struct is a
+//! Dictionary for the engine); postcard and plain `rmp_serde` write only the values.
 //!
 //! Every benchmark in a group reports `Throughput::Bytes` of the same number: the size of
 //! the godot_bin packet for that data set. Each format's MB/s is that number over its own
@@ -58,6 +64,32 @@ struct LogEntry {
     source: String,
     message: String,
     thread: String,
+    time: i64,
+    line: i32,
+}
+
+/// [`Player`] with its strings borrowed from the input.
+#[derive(Deserialize, Debug, PartialEq)]
+struct PlayerRef<'a> {
+    name: &'a str,
+    id: i64,
+    hp: i32,
+    level: i32,
+    speed: f32,
+    score: f64,
+    position: Vector3,
+    #[serde(borrow)]
+    inventory: HashMap<&'a str, i32>,
+    state: PlayerState,
+}
+
+/// [`LogEntry`] with its strings borrowed from the input.
+#[derive(Deserialize, Debug, PartialEq)]
+struct LogEntryRef<'a> {
+    level: &'a str,
+    source: &'a str,
+    message: &'a str,
+    thread: &'a str,
     time: i64,
     line: i32,
 }
@@ -182,17 +214,23 @@ where
     let godot = godot_bin::to_vec(value).unwrap();
     let post = postcard::to_allocvec(value).unwrap();
     let rmp = rmp_serde::to_vec(value).unwrap();
+    let rmp_named = rmp_serde::to_vec_named(value).unwrap();
     let json = serde_json::to_vec(value).unwrap();
     let same = |format: &str, back: T| assert!(&back == value, "{name}: {format} round trip");
     same("godot_bin", godot_bin::from_slice(&godot).unwrap());
     same("postcard", postcard::from_bytes(&post).unwrap());
     same("rmp_serde", rmp_serde::from_slice(&rmp).unwrap());
+    same(
+        "rmp_serde_named",
+        rmp_serde::from_slice(&rmp_named).unwrap(),
+    );
     same("serde_json", serde_json::from_slice(&json).unwrap());
     eprintln!(
-        "{name}: encoded bytes godot_bin {} postcard {} rmp-serde {} serde_json {}",
+        "{name}: encoded bytes godot_bin {} postcard {} rmp-serde {} (named {}) serde_json {}",
         godot.len(),
         post.len(),
         rmp.len(),
+        rmp_named.len(),
         json.len()
     );
 
@@ -218,6 +256,9 @@ where
     g.bench_function("rmp_serde", |b| {
         b.iter(|| rmp_serde::to_vec(black_box(value)).unwrap())
     });
+    g.bench_function("rmp_serde_named", |b| {
+        b.iter(|| rmp_serde::to_vec_named(black_box(value)).unwrap())
+    });
     g.bench_function("serde_json", |b| {
         b.iter(|| serde_json::to_vec(black_box(value)).unwrap())
     });
@@ -238,6 +279,9 @@ where
     g.bench_function("rmp_serde", |b| {
         b.iter(|| rmp_serde::from_slice::<T>(black_box(&rmp)).unwrap())
     });
+    g.bench_function("rmp_serde_named", |b| {
+        b.iter(|| rmp_serde::from_slice::<T>(black_box(&rmp_named)).unwrap())
+    });
     g.bench_function("serde_json", |b| {
         b.iter(|| serde_json::from_slice::<T>(black_box(&json)).unwrap())
     });
@@ -245,11 +289,90 @@ where
     g.finish();
 }
 
+/// Decodes the packets of `$value` into `Vec<$ty>`, a type that borrows its strings from
+/// the input, with every format: `<$name>/decode`. `$check` compares a decoded element with
+/// the original one. (A macro: the borrowed type's lifetime is each input's.)
+macro_rules! borrowed {
+    ($c:expr, $name:literal, $value:expr, $ty:ident, $check:expr) => {{
+        let value = $value;
+        let check = $check;
+        let godot = godot_bin::to_vec(value).unwrap();
+        let post = postcard::to_allocvec(value).unwrap();
+        let rmp = rmp_serde::to_vec(value).unwrap();
+        let rmp_named = rmp_serde::to_vec_named(value).unwrap();
+        let json = serde_json::to_vec(value).unwrap();
+        let same = |format: &str, back: Vec<$ty>| {
+            let ok = back.len() == value.len() && back.iter().zip(value).all(|(r, v)| check(r, v));
+            assert!(ok, "{}: {format} round trip", $name);
+        };
+        same("godot_bin", godot_bin::from_slice(&godot).unwrap());
+        same("postcard", postcard::from_bytes(&post).unwrap());
+        same("rmp_serde", rmp_serde::from_slice(&rmp).unwrap());
+        same(
+            "rmp_serde_named",
+            rmp_serde::from_slice(&rmp_named).unwrap(),
+        );
+        same("serde_json", serde_json::from_slice(&json).unwrap());
+
+        let mut g = $c.benchmark_group(concat!($name, "/decode"));
+        g.throughput(Throughput::Bytes(godot.len() as u64));
+        g.bench_function("godot_bin", |b| {
+            b.iter(|| godot_bin::from_slice::<Vec<$ty>>(black_box(&godot)).unwrap())
+        });
+        g.bench_function("postcard", |b| {
+            b.iter(|| postcard::from_bytes::<Vec<$ty>>(black_box(&post)).unwrap())
+        });
+        g.bench_function("rmp_serde", |b| {
+            b.iter(|| rmp_serde::from_slice::<Vec<$ty>>(black_box(&rmp)).unwrap())
+        });
+        g.bench_function("rmp_serde_named", |b| {
+            b.iter(|| rmp_serde::from_slice::<Vec<$ty>>(black_box(&rmp_named)).unwrap())
+        });
+        g.bench_function("serde_json", |b| {
+            b.iter(|| serde_json::from_slice::<Vec<$ty>>(black_box(&json)).unwrap())
+        });
+        g.bench_function("memcpy", |b| {
+            let mut dst = vec![0u8; godot.len()];
+            b.iter(|| {
+                dst.copy_from_slice(black_box(&godot));
+                black_box(&mut dst);
+            })
+        });
+        g.finish();
+    }};
+}
+
 fn benches(c: &mut Criterion) {
     formats(c, "mesh", &mesh(), true);
-    formats(c, "game", &game_state(), false);
+    let players = game_state();
+    formats(c, "game", &players, false);
+    borrowed!(
+        c,
+        "game_borrowed",
+        &players,
+        PlayerRef,
+        |r: &PlayerRef, v: &Player| {
+            (r.name, r.id, r.hp, r.level) == (&v.name, v.id, v.hp, v.level)
+                && (r.speed, r.score, r.position) == (v.speed, v.score, v.position)
+                && r.inventory.len() == v.inventory.len()
+                && v.inventory
+                    .iter()
+                    .all(|(k, n)| r.inventory.get(k.as_str()) == Some(n))
+                && r.state == v.state
+        }
+    );
     let entries = log();
     formats(c, "log", &entries, false);
+    borrowed!(
+        c,
+        "log_borrowed",
+        &entries,
+        LogEntryRef,
+        |r: &LogEntryRef, v: &LogEntry| {
+            (r.level, r.source, r.message, r.thread) == (&v.level, &v.source, &v.message, &v.thread)
+                && (r.time, r.line) == (v.time, v.line)
+        }
+    );
     formats(c, "log_maps", &log_maps(&entries), false);
 }
 
