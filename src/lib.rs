@@ -138,7 +138,7 @@
 //! [`offset`](Error::offset) is the byte where decoding failed. Lengths are checked
 //! against the bytes left before anything is allocated.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod builtin;

@@ -149,7 +149,23 @@ impl<'de> Reader<'de> {
     /// A pascal string: u32 length, UTF-8 bytes, padding to 4 (which must be present).
     /// As the engine's UTF-8 parser does, a leading BOM is dropped and the text ends at
     /// the first NUL byte.
+    #[inline]
     pub fn string(&mut self) -> Result<&'de str> {
+        // Fast path: the length, the text and its padding are all there.
+        let rest = self.rest();
+        if let Some(word) = rest.get(..4) {
+            let len = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            // Below 2^31, so the sum cannot overflow even a 32-bit usize.
+            let len = len.min(i32::MAX as u32 + 1) as usize;
+            let end = 4 + len + pad_len(len);
+            if len <= i32::MAX as usize && end <= rest.len() {
+                let data_at = self.pos + 4;
+                self.pos += end;
+                return engine_utf8(&rest[4..4 + len])
+                    .map_err(|_| self.error_at(ErrorKind::InvalidUtf8, data_at));
+            }
+        }
+        // Errors, with their offsets.
         self.string_and_pad().map(|(text, _)| text)
     }
 
@@ -183,11 +199,12 @@ impl<'de> Reader<'de> {
 
 /// Refuses text the engine would not read back as written: a NUL ends the engine's text,
 /// and a length past `i32::MAX` is refused by its decoder.
+#[inline]
 pub(crate) fn check_text(s: &str) -> Result<()> {
     if s.len() > i32::MAX as usize - 4 {
         return Err(ErrorKind::LengthOutOfRange(s.len() as i64).into());
     }
-    if s.contains('\0') {
+    if has_nul(s.as_bytes()) {
         return Err(ErrorKind::Unsupported(
             "a NUL character in a string (the engine's text ends there)".into(),
         )
@@ -196,8 +213,54 @@ pub(crate) fn check_text(s: &str) -> Result<()> {
     Ok(())
 }
 
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `word` is zero (the classic word-at-a-time test: a byte's high bit
+/// survives `(byte - 1) & !byte` only when the byte was zero).
+#[inline]
+fn word_has_zero(word: u64) -> bool {
+    word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS != 0
+}
+
+/// Whether `bytes` hold a NUL, eight bytes at a time.
+#[inline]
+fn has_nul(bytes: &[u8]) -> bool {
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    chunks
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .any(word_has_zero)
+        || tail.contains(&0)
+}
+
+/// Whether every byte is in 0x01..=0x7F (ASCII, no NUL), eight bytes at a time.
+#[inline]
+fn is_plain_ascii(bytes: &[u8]) -> bool {
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    chunks
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .all(|w| w & HIGH_BITS == 0 && !word_has_zero(w))
+        && tail.iter().all(|&b| (1..0x80).contains(&b))
+}
+
 /// UTF-8 as the engine reads it: BOM stripped, text ends at the first NUL.
+#[inline]
 pub(crate) fn engine_utf8(raw: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
+    // Fast path: field names and most text are ASCII without a NUL (nor, then, a BOM).
+    if is_plain_ascii(raw) {
+        #[allow(unsafe_code)]
+        // SAFETY: every byte is in 0x01..=0x7F, so the bytes are ASCII, which is valid
+        // UTF-8. (`wire::tests::ascii_fast_path_agrees_with_from_utf8` checks every byte at
+        // every position of an 8-byte word and in the tail.)
+        return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
+    }
+    engine_utf8_checked(raw)
+}
+
+/// [`engine_utf8`] for any bytes.
+fn engine_utf8_checked(raw: &[u8]) -> std::result::Result<&str, std::str::Utf8Error> {
     let raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
     let text = match raw.iter().position(|&b| b == 0) {
         Some(nul) => &raw[..nul],
@@ -242,10 +305,16 @@ impl Put for Vec<u8> {
     fn put_zeros(&mut self, n: usize) {
         self.resize(self.len() + n, 0);
     }
+    #[inline]
     fn put_string(&mut self, s: &str) {
-        self.put_u32(s.len() as u32);
+        let start = self.len();
+        // One reservation; the padding is a whole zero word cut back to size, so that no
+        // short variable-length fill is needed.
+        self.reserve(8 + s.len());
+        self.extend_from_slice(&(s.len() as u32).to_le_bytes());
         self.extend_from_slice(s.as_bytes());
-        self.put_zeros(pad_len(s.len()));
+        self.extend_from_slice(&[0; 4]);
+        self.truncate(start + 4 + s.len() + pad_len(s.len()));
     }
     fn put_packed_string(&mut self, s: &str) {
         self.put_u32(s.len() as u32 + 1);
@@ -267,6 +336,27 @@ mod tests {
         bytes.put_u32(8);
         bytes.extend_from_slice(b"\xEF\xBB\xBFab\0cd");
         assert_eq!(Reader::new(&bytes).string().unwrap(), "ab");
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_from_utf8() {
+        // Every single byte, and every byte after an ASCII prefix and before a suffix, in
+        // short strings (the fast path) and long ones (the checked path).
+        for b in 0..=255u8 {
+            for at in 0..20 {
+                let mut raw = vec![b'x'; 20];
+                raw[at] = b;
+                assert_eq!(
+                    engine_utf8(&raw).ok(),
+                    engine_utf8_checked(&raw).ok(),
+                    "{raw:?}"
+                );
+                assert_eq!(has_nul(&raw), b == 0);
+            }
+        }
+        assert_eq!(engine_utf8(b"\xEF\xBB\xBFab").unwrap(), "ab");
+        assert!(engine_utf8(b"a\xff").is_err());
+        assert_eq!(engine_utf8(b"ab\0\xff").unwrap(), "ab");
     }
 
     #[test]

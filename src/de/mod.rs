@@ -88,6 +88,7 @@ impl<'de> Deserializer<'de> {
 
     /// Reads a header: the type is the low 8 bits (FORMAT.md §1.4), refused at or past the
     /// dialect's `VARIANT_MAX`; the other bits are flags.
+    #[inline]
     pub(crate) fn header(&mut self) -> Result<Header> {
         let at = self.reader.pos();
         if self.depth > self.config.max_depth {
@@ -418,16 +419,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let h = self.peek_header()?;
+        let h = self.header()?;
         match h.ty {
             VariantType::String | VariantType::StringName => {
-                self.header()?;
                 visitor.visit_borrowed_str(self.reader.string()?)
             }
             // serde's String visitor would take bytes as text, and bytes may hold what no
             // STRING packet can (a NUL): a string field is a STRING.
             VariantType::PackedByteArray => Err(self.mismatch("String", &h)),
-            _ => self.deserialize_any(visitor),
+            _ => self.visit_payload(h, visitor),
         }
     }
 

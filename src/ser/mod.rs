@@ -49,15 +49,35 @@ impl<'a> Serializer<'a> {
 
     /// Writes a header for `ty`, refusing types the dialect lacks and values nested past
     /// the depth limit.
+    #[inline]
     pub(crate) fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+        let word = self.header_word(ty, flags)?;
+        self.out.put_u32(word);
+        Ok(())
+    }
+
+    /// The header word for `ty`, refusing types the dialect lacks and values nested past
+    /// the depth limit.
+    #[inline]
+    fn header_word(&self, ty: VariantType, flags: u32) -> Result<u32> {
         if self.depth > self.config.max_depth {
             return Err(ErrorKind::DepthExceeded(self.config.max_depth).into());
         }
-        let id = self.spec.id_of(ty).ok_or(ErrorKind::TypeNotInDialect {
-            ty,
-            dialect: self.config.dialect,
-        })?;
-        self.out.put_u32(id | flags);
+        match self.spec.id_of(ty) {
+            Some(id) => Ok(id | flags),
+            None => Err(ErrorKind::TypeNotInDialect {
+                ty,
+                dialect: self.config.dialect,
+            }
+            .into()),
+        }
+    }
+
+    /// A header and one 32-bit payload word, in one write.
+    #[inline]
+    fn word_packet(&mut self, ty: VariantType, word: u32) -> Result<()> {
+        let header = self.header_word(ty, 0)?;
+        self.out.put_u64(u64::from(header) | u64::from(word) << 32);
         Ok(())
     }
 
@@ -65,10 +85,7 @@ impl<'a> Serializer<'a> {
     /// Godot 2 has no 64-bit INT: a value outside i32 is an error, never truncated.
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
-            Ok(small) => {
-                self.header(VariantType::Int, 0)?;
-                self.out.put_u32(small as u32);
-            }
+            Ok(small) => self.word_packet(VariantType::Int, small as u32)?,
             Err(_) if !self.spec.wide_numbers => {
                 return Err(out_of_range(v, "int (32-bit in this dialect)"));
             }
@@ -88,8 +105,7 @@ impl<'a> Serializer<'a> {
             return Err(out_of_range(v, "float (32-bit in this dialect)"));
         }
         if (v as f32) as f64 == v || !self.spec.wide_numbers {
-            self.header(VariantType::Float, 0)?;
-            self.out.put_f32(v as f32);
+            self.word_packet(VariantType::Float, (v as f32).to_bits())?;
         } else {
             self.header(VariantType::Float, FLAG_64)?;
             self.out.put_f64(v);
@@ -97,6 +113,7 @@ impl<'a> Serializer<'a> {
         Ok(())
     }
 
+    #[inline]
     fn string(&mut self, v: &str) -> Result<()> {
         check_text(v)?;
         self.header(VariantType::String, 0)?;
@@ -172,9 +189,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
     }
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.header(VariantType::Bool, 0)?;
-        self.out.put_u32(v as u32);
-        Ok(())
+        self.word_packet(VariantType::Bool, v as u32)
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
