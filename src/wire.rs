@@ -231,7 +231,7 @@ fn has_nul(bytes: &[u8]) -> bool {
     chunks
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
         .any(word_has_zero)
-        || tail.contains(&0)
+        || tail.iter().any(|&b| b == 0)
 }
 
 /// Whether every byte is in 0x01..=0x7F (ASCII, no NUL), eight bytes at a time.
@@ -307,14 +307,14 @@ impl Put for Vec<u8> {
     }
     #[inline]
     fn put_string(&mut self, s: &str) {
-        let start = self.len();
-        // One reservation; the padding is a whole zero word cut back to size, so that no
-        // short variable-length fill is needed.
-        self.reserve(8 + s.len());
-        self.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        let len = s.len();
+        let pad = pad_len(len);
+        self.reserve(4 + len + pad);
+        self.extend_from_slice(&(len as u32).to_le_bytes());
         self.extend_from_slice(s.as_bytes());
+        // A whole zero word cut back to the padding: a fixed-size copy, no memset call.
         self.extend_from_slice(&[0; 4]);
-        self.truncate(start + 4 + s.len() + pad_len(s.len()));
+        self.truncate(self.len() - 4 + pad);
     }
     fn put_packed_string(&mut self, s: &str) {
         self.put_u32(s.len() as u32 + 1);
