@@ -154,10 +154,9 @@ impl VariantType {
     /// Number of variants, for tables indexed by `VariantType as usize`.
     pub(crate) const COUNT: usize = T::PackedTypedArray as usize + 1;
 
-    /// The type with this crate's index `i` (its discriminant), for decoding the index
-    /// back from a serialized `VariantType`.
-    pub(crate) fn from_index(i: u32) -> Option<VariantType> {
-        // Every type not in Godot 4's table.
+    /// Every type, in this crate's order (`ALL[t as usize] == t`).
+    pub const ALL: [VariantType; VariantType::COUNT] = {
+        // Godot 4's table holds most types; the rest exist only in other engines.
         const EXTRA: &[VariantType] = &[
             T::PackedVector2iArray,
             T::PackedVector3iArray,
@@ -167,11 +166,24 @@ impl VariantType {
             T::TypedArray,
             T::PackedTypedArray,
         ];
-        GODOT4_TYPES
-            .iter()
-            .chain(EXTRA)
-            .copied()
-            .find(|t| *t as u32 == i)
+        let mut all = [T::Nil; VariantType::COUNT];
+        let mut i = 0;
+        while i < GODOT4_TYPES.len() {
+            all[GODOT4_TYPES[i] as usize] = GODOT4_TYPES[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < EXTRA.len() {
+            all[EXTRA[i] as usize] = EXTRA[i];
+            i += 1;
+        }
+        all
+    };
+
+    /// The type with this crate's index `i` (its discriminant), for decoding the index
+    /// back from a serialized `VariantType`.
+    pub(crate) fn from_index(i: u32) -> Option<VariantType> {
+        VariantType::ALL.get(i as usize).copied()
     }
 
     /// The type's name as Godot 4 spells it (or the engine that has it, for the rest).
@@ -647,6 +659,11 @@ impl Dialect {
     pub fn type_id(self, ty: VariantType) -> Option<u32> {
         self.spec().id_of(ty)
     }
+
+    /// The type with wire id `id` in this dialect (`None` at or past its `VARIANT_MAX`).
+    pub fn type_of(self, id: u32) -> Option<VariantType> {
+        self.spec().type_of(id)
+    }
 }
 
 #[cfg(test)]
@@ -665,6 +682,7 @@ mod tests {
 
     #[test]
     fn every_type_index_maps_back_to_its_type() {
+        // A type missing from ALL would leave Nil at its index.
         for i in 0..VariantType::COUNT as u32 {
             let ty = VariantType::from_index(i).unwrap_or_else(|| panic!("index {i}"));
             assert_eq!(ty as u32, i);

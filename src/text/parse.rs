@@ -1305,62 +1305,9 @@ fn float_word(id: &str) -> Option<f64> {
     }
 }
 
-/// Every type, for looking names up.
-const ALL_TYPES: &[VariantType] = {
-    use VariantType as T;
-    &[
-        T::Nil,
-        T::Bool,
-        T::Int,
-        T::Float,
-        T::String,
-        T::Vector2,
-        T::Vector2i,
-        T::Rect2,
-        T::Rect2i,
-        T::Vector3,
-        T::Vector3i,
-        T::Transform2D,
-        T::Vector4,
-        T::Vector4i,
-        T::Plane,
-        T::Quaternion,
-        T::Aabb,
-        T::Basis,
-        T::Transform3D,
-        T::Projection,
-        T::Color,
-        T::StringName,
-        T::NodePath,
-        T::Rid,
-        T::Object,
-        T::Callable,
-        T::Signal,
-        T::Dictionary,
-        T::Array,
-        T::PackedByteArray,
-        T::PackedInt32Array,
-        T::PackedInt64Array,
-        T::PackedFloat32Array,
-        T::PackedFloat64Array,
-        T::PackedStringArray,
-        T::PackedVector2Array,
-        T::PackedVector3Array,
-        T::PackedColorArray,
-        T::PackedVector4Array,
-        T::PackedVector2iArray,
-        T::PackedVector3iArray,
-        T::PackedVector4iArray,
-        T::Image,
-        T::InputEvent,
-        T::TypedArray,
-        T::PackedTypedArray,
-    ]
-};
-
 /// The builtin type with this Godot 4 name (`int`, `String`, `PackedVector3Array`...).
 fn builtin_type(name: &str) -> Option<VariantType> {
-    ALL_TYPES.iter().copied().find(|t| t.name() == name)
+    VariantType::ALL.iter().copied().find(|t| t.name() == name)
 }
 
 /// A cheap hash of a dictionary key, for finding repeated keys without comparing every
@@ -1431,12 +1378,7 @@ mod tests {
 
     #[test]
     fn every_type_name_is_found() {
-        assert_eq!(
-            ALL_TYPES.len(),
-            VariantType::COUNT,
-            "ALL_TYPES misses a type"
-        );
-        for ty in ALL_TYPES {
+        for ty in &VariantType::ALL {
             assert_eq!(builtin_type(ty.name()), Some(*ty));
         }
         assert_eq!(builtin_type("Node"), None);

@@ -25,63 +25,6 @@ impl From<io::Error> for ExplainError {
 
 type Result<T> = std::result::Result<T, ExplainError>;
 
-/// Every type, to look wire ids up in the dialect table.
-const ALL_TYPES: &[T] = &[
-    T::Nil,
-    T::Bool,
-    T::Int,
-    T::Float,
-    T::String,
-    T::Vector2,
-    T::Vector2i,
-    T::Rect2,
-    T::Rect2i,
-    T::Vector3,
-    T::Vector3i,
-    T::Transform2D,
-    T::Vector4,
-    T::Vector4i,
-    T::Plane,
-    T::Quaternion,
-    T::Aabb,
-    T::Basis,
-    T::Transform3D,
-    T::Projection,
-    T::Color,
-    T::StringName,
-    T::NodePath,
-    T::Rid,
-    T::Object,
-    T::Callable,
-    T::Signal,
-    T::Dictionary,
-    T::Array,
-    T::PackedByteArray,
-    T::PackedInt32Array,
-    T::PackedInt64Array,
-    T::PackedFloat32Array,
-    T::PackedFloat64Array,
-    T::PackedStringArray,
-    T::PackedVector2Array,
-    T::PackedVector3Array,
-    T::PackedColorArray,
-    T::PackedVector4Array,
-    T::PackedVector2iArray,
-    T::PackedVector3iArray,
-    T::PackedVector4iArray,
-    T::Image,
-    T::InputEvent,
-    T::TypedArray,
-    T::PackedTypedArray,
-];
-
-fn type_of(dialect: Dialect, id: u32) -> Option<T> {
-    ALL_TYPES
-        .iter()
-        .copied()
-        .find(|t| dialect.type_id(*t) == Some(id))
-}
-
 /// The engine's `Variant::MAX_RECURSION_DEPTH`.
 const MAX_DEPTH: usize = 1024;
 
@@ -271,7 +214,7 @@ impl<W: Write> Walker<'_, W> {
         let header = self.peek_u32(&format!("{label}header"))?;
         let godot2 = self.dialect == Dialect::Godot2;
         let id = if godot2 { header } else { header & 0xff };
-        let Some(ty) = type_of(self.dialect, id) else {
+        let Some(ty) = self.dialect.type_of(id) else {
             return self.fail(start, format!("unknown type id {id} for {}", self.dialect));
         };
         let flags = header >> 16;
@@ -464,9 +407,9 @@ impl<W: Write> Walker<'_, W> {
             }
             T::TypedArray | T::PackedTypedArray => {
                 let et = self.peek_u32("element type")?;
-                let et_name = type_of(self.dialect, et).map_or("unknown", |t| t.name());
+                let et_name = self.dialect.type_of(et).map_or("unknown", |t| t.name());
                 self.field(4, &format!("element type = {et} ({et_name})"))?;
-                if type_of(self.dialect, et) == Some(T::Object) && !bit16 {
+                if self.dialect.type_of(et) == Some(T::Object) && !bit16 {
                     self.value("class name: ", depth + 1)?;
                 }
                 let count = self.count("element count")?;
@@ -620,7 +563,7 @@ impl<W: Write> Walker<'_, W> {
         match kind {
             1 => {
                 let id = self.peek_u32(what)?;
-                let name = type_of(self.dialect, id).map_or("unknown", |t| t.name());
+                let name = self.dialect.type_of(id).map_or("unknown", |t| t.name());
                 self.field(4, &format!("{what} = {id} ({name})"))?;
             }
             2 => {
