@@ -846,3 +846,27 @@ fn from_reader_stops_reading_past_max_size() {
         reader.read
     );
 }
+
+/// Found by `fuzz/` (target `decode_godot4`, AddressSanitizer build): encoding recursed
+/// without growing the stack, and an ASan frame of `Variant::serialize` is ~150 KiB, so 55
+/// levels overflowed. Encoding nests through `Serializer::nested` now, as decoding does.
+#[test]
+fn deep_nesting_encodes_up_to_the_limit_and_fails_past_it() {
+    let result = on_stack(2 << 20, || {
+        let nest = |levels: usize| {
+            let mut v = Variant::Nil;
+            for _ in 0..levels {
+                v = Variant::from(vec![v]);
+            }
+            v
+        };
+        let cfg = Config::new(Dialect::Godot4);
+        // 1024 Arrays: the innermost value sits at depth 1024, the engine's limit.
+        let ok = cfg.to_vec(&nest(1024)).map(|bytes| bytes.len());
+        let deep = cfg.to_vec(&nest(2000)).map(|bytes| bytes.len());
+        (ok, deep.map_err(|e| format!("{:?}", e.kind())))
+    });
+    assert_eq!(result.0.unwrap(), 1024 * 8 + 4);
+    let err = result.1.unwrap_err();
+    assert!(err.starts_with("DepthExceeded"), "{err}");
+}

@@ -19,11 +19,12 @@ use payload::{BytesDe, PackedDe, PayloadDe};
 use serde::de::{self, Visitor};
 
 /// Nesting levels that never need a stack check.
-const SHALLOW: usize = 32;
-/// Stack left below which a nesting level gets a fresh segment...
-pub(crate) const STACK_RED_ZONE: usize = 128 << 10;
+pub(crate) const SHALLOW: usize = 32;
+/// Stack left below which a nesting level gets a fresh segment (above the ~150 KiB one
+/// level of `Variant` encoding takes in an AddressSanitizer build)...
+pub(crate) const STACK_RED_ZONE: usize = 256 << 10;
 /// ...of this size.
-pub(crate) const STACK_SEGMENT: usize = 2 << 20;
+pub(crate) const STACK_SEGMENT: usize = 4 << 20;
 
 /// A packet's header word, decoded.
 #[derive(Clone, Copy, Debug)]

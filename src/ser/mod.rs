@@ -154,6 +154,19 @@ impl<'a> Serializer<'a> {
         Ok(ScalarSink::new(self.out, wide))
     }
 
+    /// Writes a value nested in a container. Past a few levels the stack is grown on
+    /// demand (`stacker`), as the decoder does, so that the depth limit, not the thread's
+    /// stack, ends deep nesting (a sanitizer build's frames are many times larger).
+    pub(crate) fn nested<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        if self.depth < crate::de::SHALLOW {
+            value.serialize(self)
+        } else {
+            stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, || {
+                value.serialize(&mut *self)
+            })
+        }
+    }
+
     pub(crate) fn enter(&mut self) {
         self.depth += 1;
     }
@@ -298,7 +311,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         value: &T,
     ) -> Result<()> {
         self.open_variant(variant)?;
-        value.serialize(&mut *self)?;
+        self.nested(value)?;
         self.leave(1);
         Ok(())
     }
@@ -390,7 +403,7 @@ impl<'s, 'a> Compound<'s, 'a> {
         match self {
             Compound::Counted { ser, count, .. } => {
                 *count += 1;
-                value.serialize(&mut **ser)
+                ser.nested(value)
             }
             Compound::Builtin(_) => {
                 Err(ErrorKind::Unsupported("elements in a builtin".into()).into())
@@ -405,7 +418,7 @@ impl<'s, 'a> Compound<'s, 'a> {
 
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
-            Compound::Counted { ser, .. } => value.serialize(&mut **ser),
+            Compound::Counted { ser, .. } => ser.nested(value),
             Compound::Builtin(_) => {
                 Err(ErrorKind::Unsupported("values in a builtin".into()).into())
             }

@@ -903,7 +903,7 @@ impl ser::SerializeTuple for PairHalves<'_, '_> {
                 .serialize(ScalarSink::new(self.ser.out, false))
                 .map(drop)
         } else {
-            value.serialize(&mut *self.ser)
+            self.ser.nested(value)
         }
     }
     fn end(self) -> Result<()> {
