@@ -4,7 +4,7 @@
 //! GDScript's `var_to_bytes` / `bytes_to_var` (`var2bytes` / `bytes2var` in Godot 3),
 //! `FileAccess.store_var` / `get_var` and `StreamPeer` / `PacketPeer` `put_var` / `get_var`
 //! write and read. Byte-exact with real engines: Godot 4.x (the default), Godot 3.x and
-//! Pandemonium.
+//! Pandemonium; Godot 2.1 and Pandemonium's older and newer type tables are dialects too.
 //!
 //! ```
 //! use serde::{Deserialize, Serialize};
