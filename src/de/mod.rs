@@ -149,15 +149,23 @@ impl<'de> Deserializer<'de> {
     /// (`stacker`), so that the depth limit, not the thread's stack, ends a deep packet:
     /// each level costs a few KiB of stack in debug builds, and a server thread may have
     /// only 2 MiB.
+    #[inline]
     pub(crate) fn nest<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
         self.depth += 1;
         let result = if self.depth < SHALLOW {
             f(self)
         } else {
-            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
+            self.nest_deep(f)
         };
         self.depth -= 1;
         result
+    }
+
+    /// [`Deserializer::nest`] past the shallow levels, kept out of the hot path.
+    #[cold]
+    #[inline(never)]
+    fn nest_deep<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
     }
 
     /// Bytes per real in a math payload with this header: 8 only for a flagged Godot 4

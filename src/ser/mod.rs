@@ -157,14 +157,22 @@ impl<'a> Serializer<'a> {
     /// Writes a value nested in a container. Past a few levels the stack is grown on
     /// demand (`stacker`), as the decoder does, so that the depth limit, not the thread's
     /// stack, ends deep nesting (a sanitizer build's frames are many times larger).
+    #[inline]
     pub(crate) fn nested<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         if self.depth < crate::de::SHALLOW {
             value.serialize(self)
         } else {
-            stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, || {
-                value.serialize(&mut *self)
-            })
+            self.nested_deep(value)
         }
+    }
+
+    /// [`Serializer::nested`] past the shallow levels, kept out of the hot path.
+    #[cold]
+    #[inline(never)]
+    fn nested_deep<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, || {
+            value.serialize(&mut *self)
+        })
     }
 
     pub(crate) fn enter(&mut self) {
