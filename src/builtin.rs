@@ -18,7 +18,7 @@ pub(crate) enum Leaf {
     U32,
     I64,
     U64,
-    /// A Godot 2 `Image::Format`: a u32 below 23 (`FORMAT_MAX` of 2.x `core/image.h`).
+    /// A Godot 2 `Image::Format`: a u32 below [`Image::FORMAT_MAX`](crate::Image::FORMAT_MAX).
     ImageFormat,
     /// A count, that many bytes, padding that need not be present.
     Bytes,

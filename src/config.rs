@@ -45,7 +45,7 @@ impl Config {
             dialect,
             allow_objects: false,
             double_precision: false,
-            max_depth: dialect.spec().max_depth,
+            max_depth: dialect.max_depth(),
             max_size: usize::MAX,
         }
     }

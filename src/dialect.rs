@@ -238,9 +238,9 @@ impl VariantType {
         }
     }
 
-    /// Types whose real components become 8 bytes, with header bit 16, in a Godot 4
-    /// double-precision build (FORMAT.md §2.9). Color stays f32.
-    pub(crate) fn has_real_components(self) -> bool {
+    /// Whether this type's components are `real_t`: 8 bytes, with header bit 16, from a
+    /// Godot 4 double-precision build (FORMAT.md §2.9). Color stays f32.
+    pub fn has_real_components(self) -> bool {
         matches!(
             self,
             T::Vector2
@@ -653,6 +653,12 @@ impl Dialect {
     /// Whether `ty` exists in this dialect.
     pub fn has_type(self, ty: VariantType) -> bool {
         self.spec().id_of(ty).is_some()
+    }
+
+    /// The engine's own nesting limit (`Variant::MAX_RECURSION_DEPTH`), the default of
+    /// [`Config::max_depth`](crate::Config::max_depth).
+    pub fn max_depth(self) -> usize {
+        self.spec().max_depth
     }
 
     /// The wire id of `ty` in this dialect, if the dialect has the type.

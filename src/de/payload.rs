@@ -6,6 +6,7 @@
 use super::Deserializer;
 use crate::builtin::{Leaf, Shape};
 use crate::error::{Error, ErrorKind, Result};
+use crate::types::godot2::Image;
 use crate::wire::{pad_len, NODEPATH_NEW_FORMAT};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
 
@@ -37,7 +38,7 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, 'de> {
             Shape::Leaf(Leaf::ImageFormat) => {
                 let at = r.pos();
                 match r.u32()? {
-                    format @ 0..=22 => visitor.visit_u32(format),
+                    format if format < Image::FORMAT_MAX => visitor.visit_u32(format),
                     _ => {
                         Err(r.error_at(ErrorKind::InvalidData("Image format past FORMAT_MAX"), at))
                     }

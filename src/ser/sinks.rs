@@ -674,8 +674,8 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                 // A Godot 2 Image format past FORMAT_MAX would not decode (FORMAT.md §4.5).
                 let at = ser.out.len();
                 value.serialize(ScalarSink::new(ser.out, *wide))?;
-                if read_u32(ser.out, at) >= 23 {
-                    return Err(unexpected("an Image format at or past FORMAT_MAX (23)"));
+                if read_u32(ser.out, at) >= crate::Image::FORMAT_MAX {
+                    return Err(unexpected("an Image format at or past FORMAT_MAX"));
                 }
             }
             (FieldState::Fixed { wide }, _) => {

@@ -47,6 +47,11 @@ pub struct InputEvent {
     pub extra: Vec<u32>,
 }
 
+impl Image {
+    /// `Image::FORMAT_MAX` of Godot 2.x (`core/image.h`): formats are below it.
+    pub const FORMAT_MAX: u32 = 23;
+}
+
 impl InputEvent {
     /// How many extra words an event of `event_type` carries; `long_joystick` says whether a
     /// JOYSTICK_MOTION event also carries its axis value (payload length 20, not 16).

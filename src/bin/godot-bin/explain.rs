@@ -25,9 +25,6 @@ impl From<io::Error> for ExplainError {
 
 type Result<T> = std::result::Result<T, ExplainError>;
 
-/// The engine's `Variant::MAX_RECURSION_DEPTH`.
-const MAX_DEPTH: usize = 1024;
-
 /// Explains the packet at the start of `bytes` (which start at `base` in the file) and
 /// returns how many bytes it used.
 pub fn packet(bytes: &[u8], base: usize, dialect: Dialect, out: &mut impl Write) -> Result<usize> {
@@ -207,8 +204,9 @@ impl<W: Write> Walker<'_, W> {
 
     /// One value: header, then payload.
     fn value(&mut self, label: &str, depth: usize) -> Result<()> {
-        if depth > MAX_DEPTH {
-            return self.fail(self.pos, format!("nesting deeper than {MAX_DEPTH} levels"));
+        let max_depth = self.dialect.max_depth();
+        if depth > max_depth {
+            return self.fail(self.pos, format!("nesting deeper than {max_depth} levels"));
         }
         let start = self.pos;
         let header = self.peek_u32(&format!("{label}header"))?;
@@ -228,7 +226,7 @@ impl<W: Write> Walker<'_, W> {
                 used |= 1;
                 bit16
             }
-            t if g4 && has_real_components(t) => {
+            t if g4 && t.has_real_components() => {
                 used |= 1;
                 bit16
             }
@@ -622,24 +620,4 @@ fn kind_name(kind: u32) -> &'static str {
         2 => "class name",
         _ => "script",
     }
-}
-
-fn has_real_components(t: T) -> bool {
-    matches!(
-        t,
-        T::Vector2
-            | T::Vector3
-            | T::Vector4
-            | T::Rect2
-            | T::Transform2D
-            | T::Plane
-            | T::Quaternion
-            | T::Aabb
-            | T::Basis
-            | T::Transform3D
-            | T::Projection
-            | T::PackedVector2Array
-            | T::PackedVector3Array
-            | T::PackedVector4Array
-    )
 }
