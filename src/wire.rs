@@ -50,6 +50,20 @@ impl<'de> Reader<'de> {
         &self.input[self.pos..]
     }
 
+    /// The next u32, without consuming it; `None` at the end of the input.
+    #[inline]
+    pub fn peek_u32(&self) -> Option<u32> {
+        let w = self.input.get(self.pos..)?.get(..4)?;
+        Some(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    }
+
+    /// Moves past `n` bytes already seen to be there (by [`Reader::peek_u32`]).
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        debug_assert!(self.pos + n <= self.input.len());
+        self.pos += n;
+    }
+
     /// An error of `kind` at byte `at`.
     #[inline]
     pub fn error_at(&self, kind: ErrorKind, at: usize) -> Error {
@@ -197,6 +211,66 @@ impl<'de> Reader<'de> {
     }
 }
 
+/// Writes a whole STRING-layout packet: `header`, u32 length, the text, zero padding to 4,
+/// refusing what [`check_text`] refuses. Text of up to 16 bytes (every field name and most
+/// values) is gathered into two words from overlapping loads, which also serve for the NUL
+/// check, and written as three whole words cut back to the padded length: no `memcpy` call
+/// and no byte-by-byte assembly on the stack.
+#[inline]
+pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Result<()> {
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    if len > 16 {
+        check_text(text)?;
+        out.reserve(8 + len + 3);
+        out.put_u64(u64::from(header) | (len as u64) << 32);
+        out.extend_from_slice(bytes);
+        out.extend_from_slice(&[0; 4][..pad_len(len)]);
+        return Ok(());
+    }
+    // `low` holds text bytes 0-7 and `high` bytes 8-15, zero past the end of the text;
+    // `nul` is whether a text byte is zero (the loads only cover text bytes).
+    let (low, high, nul) = if len >= 8 {
+        let head = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let tail = u64::from_le_bytes(bytes[len - 8..].try_into().unwrap());
+        // Tail byte j is text byte len - 8 + j; high's byte k is text byte 8 + k.
+        let high = tail.checked_shr(8 * (16 - len) as u32).unwrap_or(0);
+        (head, high, word_has_zero(head) || word_has_zero(tail))
+    } else if len >= 4 {
+        let head = u32::from_le_bytes(bytes[..4].try_into().unwrap());
+        let tail = u32::from_le_bytes(bytes[len - 4..].try_into().unwrap());
+        let low = u64::from(head) | u64::from(tail) << (8 * (len - 4));
+        // Widened with 0xFF bytes, which are not zero.
+        let nul =
+            word_has_zero(u64::from(head) | !0 << 32) || word_has_zero(u64::from(tail) | !0 << 32);
+        (low, 0, nul)
+    } else {
+        let mut low = 0u64;
+        let mut nul = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            low |= u64::from(b) << (8 * i);
+            nul |= b == 0;
+        }
+        (low, 0, nul)
+    };
+    if nul {
+        return Err(nul_in_text());
+    }
+    let end = out.len() + 8 + len + pad_len(len);
+    out.reserve(24);
+    out.put_u64(u64::from(header) | (len as u64) << 32);
+    out.put_u64(low);
+    out.put_u64(high);
+    out.truncate(end);
+    Ok(())
+}
+
+#[cold]
+fn nul_in_text() -> Error {
+    ErrorKind::Unsupported("a NUL character in a string (the engine's text ends there)".into())
+        .into()
+}
+
 /// Refuses text the engine would not read back as written: a NUL ends the engine's text,
 /// and a length past `i32::MAX` is refused by its decoder.
 #[inline]
@@ -205,10 +279,7 @@ pub(crate) fn check_text(s: &str) -> Result<()> {
         return Err(ErrorKind::LengthOutOfRange(s.len() as i64).into());
     }
     if has_nul(s.as_bytes()) {
-        return Err(ErrorKind::Unsupported(
-            "a NUL character in a string (the engine's text ends there)".into(),
-        )
-        .into());
+        return Err(nul_in_text());
     }
     Ok(())
 }
@@ -225,26 +296,46 @@ fn word_has_zero(word: u64) -> bool {
 
 /// Whether `bytes` hold a NUL, eight bytes at a time.
 #[inline]
-// `contains` calls memchr, whose setup costs more than the 0-7 bytes of the tail.
-#[allow(clippy::manual_contains)]
 fn has_nul(bytes: &[u8]) -> bool {
-    let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    chunks
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .any(word_has_zero)
-        || tail.iter().any(|&b| b == 0)
+    !all_words(bytes, 0x0101_0101, |w| !word_has_zero(w))
 }
 
 /// Whether every byte is in 0x01..=0x7F (ASCII, no NUL), eight bytes at a time.
 #[inline]
 fn is_plain_ascii(bytes: &[u8]) -> bool {
-    let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    chunks
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .all(|w| w & HIGH_BITS == 0 && !word_has_zero(w))
-        && tail.iter().all(|&b| (1..0x80).contains(&b))
+    all_words(bytes, 0x0101_0101, |w| {
+        w & HIGH_BITS == 0 && !word_has_zero(w)
+    })
+}
+
+/// Whether `test` holds for 8-byte words covering all of `bytes`: whole words, then one
+/// that overlaps them to end at the last byte; under 8 bytes, two overlapping 4-byte
+/// words each widened with `filler` (four bytes that pass), or under 4 bytes, one word of
+/// the bytes and filler. No byte loop: text is mostly short field names and values.
+#[inline]
+fn all_words(bytes: &[u8], filler: u32, test: impl Fn(u64) -> bool) -> bool {
+    let len = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()))
+            | u64::from(filler) << 32
+    };
+    if len >= 8 {
+        let chunks = bytes.chunks_exact(8);
+        let whole = chunks.len() * 8;
+        chunks
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .all(&test)
+            && (whole == len || test(word(len - 8)))
+    } else if len >= 4 {
+        test(half(0)) && test(half(len - 4))
+    } else {
+        let mut padded = (u64::from(filler) * 0x1_0000_0001).to_le_bytes();
+        for (slot, &b) in padded.iter_mut().zip(bytes) {
+            *slot = b;
+        }
+        test(u64::from_le_bytes(padded))
+    }
 }
 
 /// UTF-8 as the engine reads it: BOM stripped, text ends at the first NUL.
@@ -344,21 +435,62 @@ mod tests {
     fn ascii_fast_path_agrees_with_from_utf8() {
         // Every single byte, and every byte after an ASCII prefix and before a suffix, in
         // short strings (the fast path) and long ones (the checked path).
-        for b in 0..=255u8 {
-            for at in 0..20 {
-                let mut raw = vec![b'x'; 20];
-                raw[at] = b;
-                assert_eq!(
-                    engine_utf8(&raw).ok(),
-                    engine_utf8_checked(&raw).ok(),
-                    "{raw:?}"
-                );
-                assert_eq!(has_nul(&raw), b == 0);
+        // Every length from 1 to 40: the word checks take different loads below 4, below 8,
+        // at whole words and past them.
+        for len in 1..=40 {
+            for b in 0..=255u8 {
+                for at in 0..len {
+                    let mut raw = vec![b'x'; len];
+                    raw[at] = b;
+                    assert_eq!(
+                        engine_utf8(&raw).ok(),
+                        engine_utf8_checked(&raw).ok(),
+                        "{raw:?}"
+                    );
+                    assert_eq!(has_nul(&raw), b == 0, "{raw:?}");
+                    assert_eq!(is_plain_ascii(&raw), (1..0x80).contains(&b), "{raw:?}");
+                }
             }
         }
+        assert!(is_plain_ascii(b"") && !has_nul(b""));
         assert_eq!(engine_utf8(b"\xEF\xBB\xBFab").unwrap(), "ab");
         assert!(engine_utf8(b"a\xff").is_err());
         assert_eq!(engine_utf8(b"ab\0\xff").unwrap(), "ab");
+    }
+
+    #[test]
+    fn text_packets_are_header_length_text_and_padding() {
+        // Every length from 0 to 40 crosses each of put_text_packet's load patterns; the
+        // expected bytes are built byte by byte.
+        for len in 0..=40usize {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            let mut expected = vec![0xAA, 0xBB]; // bytes already in the buffer stay
+            expected.extend_from_slice(&0x0004_0004u32.to_le_bytes());
+            expected.extend_from_slice(&(len as u32).to_le_bytes());
+            expected.extend_from_slice(text.as_bytes());
+            expected.resize(expected.len() + pad_len(len), 0);
+            let mut out = vec![0xAA, 0xBB];
+            put_text_packet(&mut out, 0x0004_0004, &text).unwrap();
+            assert_eq!(out, expected, "length {len}");
+            // A NUL anywhere is refused, and nothing is written.
+            for at in 0..len {
+                let mut bytes = text.clone().into_bytes();
+                bytes[at] = 0;
+                let with_nul = String::from_utf8(bytes).unwrap();
+                let mut out = vec![0xAA];
+                assert!(
+                    put_text_packet(&mut out, 4, &with_nul).is_err(),
+                    "{len} {at}"
+                );
+                assert_eq!(out, [0xAA]);
+            }
+        }
+        // Multi-byte characters are bytes like any other.
+        let mut out = Vec::new();
+        put_text_packet(&mut out, 4, "é").unwrap();
+        assert_eq!(out, [4, 0, 0, 0, 2, 0, 0, 0, 0xC3, 0xA9, 0, 0]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::builtin::{self, Builtin, Form};
 use crate::config::Config;
 use crate::dialect::{DialectSpec, VariantType};
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire::{check_text, Put, FLAG_64};
+use crate::wire::{put_text_packet, Put, FLAG_64};
 use serde::ser::{self, Serialize};
 use sinks::{BuiltinFields, PackedSink, ScalarSink};
 
@@ -115,10 +115,8 @@ impl<'a> Serializer<'a> {
 
     #[inline]
     fn string(&mut self, v: &str) -> Result<()> {
-        check_text(v)?;
-        self.header(VariantType::String, 0)?;
-        self.out.put_string(v);
-        Ok(())
+        let header = self.header_word(VariantType::String, 0)?;
+        put_text_packet(self.out, header, v)
     }
 
     /// Writes a container header and a count to patch later; elements go one level deeper.
@@ -424,6 +422,19 @@ impl<'s, 'a> Compound<'s, 'a> {
         self.element(key)
     }
 
+    /// A struct field: its name as a String key, then its value.
+    #[inline]
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<()> {
+        match self {
+            Compound::Counted { ser, count, .. } => {
+                *count += 1;
+                ser.string(name)?;
+                ser.nested(value)
+            }
+            Compound::Builtin(fields) => fields.field(name, value),
+        }
+    }
+
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
             Compound::Counted { ser, .. } => ser.nested(value),
@@ -517,13 +528,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        match self {
-            Compound::Builtin(fields) => fields.field(key, value),
-            Compound::Counted { .. } => {
-                self.key(key)?;
-                self.value(value)
-            }
-        }
+        self.field(key, value)
     }
     fn end(self) -> Result<()> {
         self.finish()
@@ -538,8 +543,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.key(key)?;
-        self.value(value)
+        self.field(key, value)
     }
     fn end(self) -> Result<()> {
         self.finish()
