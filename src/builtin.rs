@@ -135,6 +135,16 @@ macro_rules! builtins {
         pub(crate) static BUILTINS: &[Builtin] = &[
             $(Builtin { name: $name, ty: VariantType::$ty, form: $form },)*
         ];
+
+        /// [`by_name`] past the prefix check: a `match`, which compiles to compares of
+        /// constant length (a scan of [`BUILTINS`] called `memcmp` once per candidate, and
+        /// every struct and newtype a value holds asks).
+        fn lookup(name: &str) -> Option<&'static Builtin> {
+            match name {
+                $($name => Some(&Builtin { name: $name, ty: VariantType::$ty, form: $form }),)*
+                _ => None,
+            }
+        }
     };
 }
 
@@ -191,7 +201,7 @@ pub(crate) fn by_name(name: &str) -> Option<&'static Builtin> {
     if !name.starts_with("$godot_bin::") {
         return None;
     }
-    BUILTINS.iter().find(|b| b.name == name)
+    lookup(name)
 }
 
 /// The builtin that reads a packet of type `ty` (for OBJECT, the full-object form; the
@@ -203,6 +213,17 @@ pub(crate) fn by_type(ty: VariantType) -> Option<&'static Builtin> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_name_lookup_agrees_with_the_table() {
+        for b in BUILTINS {
+            let found = by_name(b.name).unwrap();
+            assert_eq!((found.name, found.ty), (b.name, b.ty));
+            assert_eq!(format!("{:?}", found.form), format!("{:?}", b.form));
+        }
+        assert!(by_name("$godot_bin::Vector5").is_none());
+        assert!(by_name("Vector3").is_none());
+    }
 
     #[test]
     fn payload_sizes_match_the_spec_tables() {
