@@ -23,7 +23,10 @@ impl Deserializer<'_> {
     /// against the bytes left (every element takes at least 4 bytes) before the caller
     /// allocates anything.
     pub(crate) fn container_head(&mut self, h: &Header) -> Result<ContainerHead> {
+        let plain = h.flags == 0 && matches!(h.ty, VariantType::Array | VariantType::Dictionary);
         let (first, second) = match (h.ty, self.spec.typed_arrays) {
+            // No header bits: untyped in every dialect (the common case, decided first).
+            _ if plain => (ElementType::Untyped, ElementType::Untyped),
             (VariantType::TypedArray | VariantType::PackedTypedArray, _) => {
                 (self.own_type_element(h)?, ElementType::Untyped)
             }

@@ -67,18 +67,47 @@ pub struct Deserializer<'de> {
     /// Container elements that may still be reserved ahead of their arrival, for the whole
     /// packet (see [`Deserializer::prealloc`]).
     prealloc_budget: std::cell::Cell<usize>,
+    /// The bits of a header word that name its type in this dialect...
+    type_mask: u32,
+    /// ...and what they are for the packets the fast paths read (see
+    /// [`Deserializer::peek_plain`]).
+    ids: PlainIds,
+}
+
+/// This dialect's ids of the packet types most values are made of.
+struct PlainIds {
+    string: u32,
+    int: u32,
+    float: u32,
+    dictionary: u32,
+}
+
+impl PlainIds {
+    fn of(spec: &DialectSpec) -> Self {
+        let id = |ty| spec.id_of(ty).expect("every dialect has the basic types");
+        PlainIds {
+            string: id(VariantType::String),
+            int: id(VariantType::Int),
+            float: id(VariantType::Float),
+            dictionary: id(VariantType::Dictionary),
+        }
+    }
 }
 
 impl<'de> Deserializer<'de> {
     /// A deserializer reading `input` in `config`'s dialect.
     pub fn from_slice(input: &'de [u8], config: &Config) -> Result<Self> {
+        let spec = config.spec()?;
         Ok(Deserializer {
             reader: Reader::new(input),
-            spec: config.spec()?,
+            spec,
             config: config.clone(),
             depth: 0,
             nodepath_pads: None,
             prealloc_budget: std::cell::Cell::new(input.len() / 16),
+            // Godot 2 refuses any flag bit, so there the whole word must match.
+            type_mask: if spec.header_flags { 0xFF } else { !0 },
+            ids: PlainIds::of(spec),
         })
     }
 
@@ -118,6 +147,64 @@ impl<'de> Deserializer<'de> {
             flags: word & !0xFF,
             at,
         })
+    }
+
+    /// The text of the next packet when it is a STRING, read without the general header
+    /// path (field names and string fields are most of a struct's packets); `None`, having
+    /// read nothing, when the next packet is anything else or the depth limit is passed, so
+    /// that the general path reads it (and reports any error).
+    #[inline]
+    fn plain_string(&mut self) -> Option<Result<&'de str>> {
+        self.peek_plain(self.ids.string)?;
+        self.reader.advance(4);
+        Some(self.reader.string())
+    }
+
+    /// The header word of the next packet when its type is `id` and the depth limit is
+    /// not passed; `None`, having read nothing, otherwise. The fast paths of the most
+    /// common packets start here and leave everything else to [`Deserializer::header`].
+    #[inline]
+    fn peek_plain(&self, id: u32) -> Option<u32> {
+        let word = self.reader.peek_u32()?;
+        (word & self.type_mask == id && self.depth <= self.config.max_depth).then_some(word)
+    }
+
+    /// An INT's value when the next packet is one (see [`Deserializer::peek_plain`]), with
+    /// the offset of its header.
+    #[inline]
+    fn plain_int(&mut self) -> Option<Result<(i64, usize)>> {
+        let word = self.peek_plain(self.ids.int)?;
+        let at = self.reader.pos();
+        self.reader.advance(4);
+        Some(if word & FLAG_64 != 0 {
+            self.reader.i64().map(|v| (v, at))
+        } else {
+            self.reader.i32().map(|v| (v.into(), at))
+        })
+    }
+
+    /// A FLOAT's value when the next packet is one (see [`Deserializer::peek_plain`]).
+    #[inline]
+    fn plain_float(&mut self) -> Option<Result<f64>> {
+        let word = self.peek_plain(self.ids.float)?;
+        self.reader.advance(4);
+        Some(if word & FLAG_64 != 0 {
+            self.reader.f64()
+        } else {
+            self.reader.f32().map(f64::from)
+        })
+    }
+
+    /// The entry count when the next packet is a DICTIONARY with no flags (no typed keys or
+    /// values): what every struct is.
+    #[inline]
+    fn plain_dictionary(&mut self) -> Option<Result<usize>> {
+        let word = self.peek_plain(self.ids.dictionary)?;
+        if word != self.ids.dictionary {
+            return None;
+        }
+        self.reader.advance(4);
+        Some(self.reader.container_count(8))
     }
 
     /// Whether an OBJECT packet holds an id (bit 16; every Godot 2 object, which carries
@@ -363,14 +450,22 @@ enum Number {
 macro_rules! deserialize_int {
     ($($method:ident => $visit:ident: $ty:ty),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let out_of_range = |de: &Deserializer, v: i64, at| de.reader.error_at(
+                ErrorKind::NumberOutOfRange { value: v.to_string(), target: stringify!($ty) },
+                at,
+            );
+            if let Some(int) = self.plain_int() {
+                let (v, at) = int?;
+                return match <$ty>::try_from(v) {
+                    Ok(n) => visitor.$visit(n),
+                    Err(_) => Err(out_of_range(self, v, at)),
+                };
+            }
             let start = self.reader.clone();
             match self.number()? {
                 (h, Number::Int(v)) => match <$ty>::try_from(v) {
                     Ok(n) => visitor.$visit(n),
-                    Err(_) => Err(self.reader.error_at(
-                        ErrorKind::NumberOutOfRange { value: v.to_string(), target: stringify!($ty) },
-                        h.at,
-                    )),
+                    Err(_) => Err(out_of_range(self, v, h.at)),
                 },
                 _ => {
                     self.reader = start;
@@ -384,6 +479,9 @@ macro_rules! deserialize_int {
 macro_rules! deserialize_float {
     ($($method:ident => $visit:ident: $ty:ty),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if let Some(v) = self.plain_float() {
+                return visitor.$visit(v? as $ty);
+            }
             let start = self.reader.clone();
             match self.number()? {
                 (_, Number::Float(v)) => visitor.$visit(v as $ty),
@@ -428,6 +526,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(text) = self.plain_string() {
+            return visitor.visit_borrowed_str(text?);
+        }
         let h = self.header()?;
         match h.ty {
             VariantType::String | VariantType::StringName => {
@@ -488,10 +589,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match builtin::by_name(name) {
-            Some(b) => self.builtin(b, visitor, false),
-            None => self.deserialize_any(visitor),
+        if let Some(b) = builtin::by_name(name) {
+            return self.builtin(b, visitor, false);
         }
+        if let Some(count) = self.plain_dictionary() {
+            return DictionaryAccess::visit(self, count?, visitor);
+        }
+        self.deserialize_any(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -500,6 +604,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(name) = self.plain_string() {
+            return visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name?));
+        }
         let h = self.header()?;
         match h.ty {
             VariantType::String | VariantType::StringName => {
@@ -522,8 +629,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(count) = self.plain_dictionary() {
+            return DictionaryAccess::visit(self, count?, visitor);
+        }
+        self.deserialize_any(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool char unit seq tuple tuple_struct map ignored_any
+        bool char unit seq tuple tuple_struct ignored_any
     }
 }
 
