@@ -78,9 +78,17 @@ pub enum ErrorKind {
 }
 
 /// An encoding or decoding error, with the byte offset where decoding failed.
+///
+/// One pointer wide, so that every `Result<(), Error>` the encoder and decoder pass up
+/// travels in a register (as serde_json's does), not through memory.
 #[derive(Debug)]
 pub struct Error {
-    kind: Box<ErrorKind>,
+    inner: Box<ErrorInner>,
+}
+
+#[derive(Debug)]
+struct ErrorInner {
+    kind: ErrorKind,
     offset: Option<usize>,
 }
 
@@ -91,29 +99,31 @@ impl Error {
     /// An error of `kind` at byte `offset` of the input.
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
         Error {
-            kind: Box::new(kind),
-            offset: Some(offset),
+            inner: Box::new(ErrorInner {
+                kind,
+                offset: Some(offset),
+            }),
         }
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 
     /// The byte offset in the input where decoding failed, if the error came from decoding.
     pub fn offset(&self) -> Option<usize> {
-        self.offset
+        self.inner.offset
     }
 
     /// Where an error came from, if it has an offset.
     pub(crate) fn kind_mut(&mut self) -> &mut ErrorKind {
-        &mut self.kind
+        &mut self.inner.kind
     }
 
     /// Sets the offset if none is known yet (errors raised by visitors learn it late).
     pub(crate) fn or_at(mut self, offset: usize) -> Self {
-        self.offset.get_or_insert(offset);
+        self.inner.offset.get_or_insert(offset);
         self
     }
 }
@@ -121,8 +131,7 @@ impl Error {
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Self {
         Error {
-            kind: Box::new(kind),
-            offset: None,
+            inner: Box::new(ErrorInner { kind, offset: None }),
         }
     }
 }
@@ -135,16 +144,16 @@ impl From<std::io::Error> for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(at) => write!(f, "{} at byte offset {at}", self.kind),
-            None => fmt::Display::fmt(&self.kind, f),
+        match self.inner.offset {
+            Some(at) => write!(f, "{} at byte offset {at}", self.inner.kind),
+            None => fmt::Display::fmt(&self.inner.kind, f),
         }
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &*self.kind {
+        match &self.inner.kind {
             ErrorKind::Io(e) => Some(e),
             _ => None,
         }
@@ -160,5 +169,26 @@ impl serde::ser::Error for Error {
 impl serde::de::Error for Error {
     fn custom<M: fmt::Display>(msg: M) -> Self {
         ErrorKind::Custom(msg.to_string()).into()
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn results_fit_in_a_register() {
+        // The encoder and decoder return `Result<()>` from every call; wider, it goes
+        // through memory.
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        assert_eq!(
+            std::mem::size_of::<Result<()>>(),
+            std::mem::size_of::<usize>()
+        );
+        let e = Error::at(ErrorKind::UnexpectedEof, 7).or_at(9);
+        assert_eq!(
+            (e.offset(), e.to_string()),
+            (Some(7), "unexpected end of input at byte offset 7".into())
+        );
     }
 }
