@@ -185,3 +185,39 @@ fn wide_and_narrow_numbers_read_into_every_width() {
         }
     }
 }
+
+#[test]
+fn an_enum_needs_exactly_one_entry_on_either_path() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    enum Shape {
+        Dot,
+        Circle { r: f32 },
+    }
+    let two = std::collections::BTreeMap::from([("Circle", 1), ("Dot", 2)]);
+    for dialect in [Dialect::Godot4, Dialect::Godot3] {
+        let cfg = Config::new(dialect);
+        let mut bytes = cfg.to_vec(&two).unwrap();
+        // The plain Dictionary (the shortcut), then with header bit 16 set, which Godot 3
+        // ignores (the general path).
+        for flagged in [false, true] {
+            bytes[2] = flagged as u8;
+            let err = cfg.from_slice::<Shape>(&bytes).unwrap_err();
+            assert!(matches!(err.kind(), ErrorKind::InvalidData(_)), "{err}");
+            assert_eq!(err.offset(), Some(4), "{dialect} flagged: {flagged}");
+            if dialect == Dialect::Godot4 {
+                break; // bit 16 on a Godot 4 Dictionary means typed keys: another test
+            }
+        }
+        let circle = Shape::Circle { r: 0.5 };
+        assert_eq!(
+            cfg.from_slice::<Shape>(&cfg.to_vec(&circle).unwrap())
+                .unwrap(),
+            circle
+        );
+        assert_eq!(
+            cfg.from_slice::<Shape>(&cfg.to_vec(&Shape::Dot).unwrap())
+                .unwrap(),
+            Shape::Dot
+        );
+    }
+}

@@ -123,6 +123,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_any(self.de, visitor)
+        // A map, read as any packet is, with the fast path for a plain Dictionary.
+        de::Deserializer::deserialize_map(self.de, visitor)
     }
 }

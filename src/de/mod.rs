@@ -207,6 +207,23 @@ impl<'de> Deserializer<'de> {
         Some(self.reader.container_count(8))
     }
 
+    /// Presents `{variant: content}`, a Dictionary whose count, read at `count_at`, must
+    /// be 1, as an externally tagged enum.
+    fn enum_entry<V: Visitor<'de>>(
+        &mut self,
+        count: usize,
+        count_at: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if count != 1 {
+            return Err(self.reader.error_at(
+                ErrorKind::InvalidData("an enum needs a one-entry Dictionary {variant: content}"),
+                count_at,
+            ));
+        }
+        self.nest(|de| visitor.visit_enum(EnumAccess { de }))
+    }
+
     /// Whether an OBJECT packet holds an id (bit 16; every Godot 2 object, which carries
     /// nothing and reads as id 0).
     fn object_as_id(&self, h: &Header) -> bool {
@@ -607,6 +624,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         if let Some(name) = self.plain_string() {
             return visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name?));
         }
+        let count_at = self.reader.pos() + 4;
+        if let Some(count) = self.plain_dictionary() {
+            return self.enum_entry(count?, count_at, visitor);
+        }
         let h = self.header()?;
         match h.ty {
             VariantType::String | VariantType::StringName => {
@@ -614,16 +635,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name))
             }
             VariantType::Dictionary => {
-                let at = self.reader.pos();
-                if self.container_head(&h)?.count != 1 {
-                    return Err(self.reader.error_at(
-                        ErrorKind::InvalidData(
-                            "an enum needs a one-entry Dictionary {variant: content}",
-                        ),
-                        at,
-                    ));
-                }
-                self.nest(|de| visitor.visit_enum(EnumAccess { de }))
+                let count_at = self.reader.pos();
+                let count = self.container_head(&h)?.count;
+                self.enum_entry(count, count_at, visitor)
             }
             _ => Err(self.mismatch("an enum (a String or a one-entry Dictionary)", &h)),
         }
