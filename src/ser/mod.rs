@@ -113,7 +113,7 @@ impl<'a> Serializer<'a> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, v: &str) -> Result<()> {
         let header = self.header_word(VariantType::String, 0)?;
         put_text_packet(self.out, header, v)
