@@ -165,22 +165,31 @@ impl<'de> Reader<'de> {
     /// the first NUL byte.
     #[inline]
     pub fn string(&mut self) -> Result<&'de str> {
-        // Fast path: the length, the text and its padding are all there.
-        let rest = self.rest();
-        if let Some(word) = rest.get(..4) {
-            let len = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-            // Below 2^31, so the sum cannot overflow even a 32-bit usize.
-            let len = len.min(i32::MAX as u32 + 1) as usize;
-            let end = 4 + len + pad_len(len);
-            if len <= i32::MAX as usize && end <= rest.len() {
-                let data_at = self.pos + 4;
-                self.pos += end;
-                return engine_utf8(&rest[4..4 + len])
-                    .map_err(|_| self.error_at(ErrorKind::InvalidUtf8, data_at));
-            }
+        match self.valid_string() {
+            Some(text) => Ok(text),
+            // Errors, with their offsets.
+            None => self.string_and_pad().map(|(text, _)| text),
         }
-        // Errors, with their offsets.
-        self.string_and_pad().map(|(text, _)| text)
+    }
+
+    /// [`Reader::string`] when the length, the text and its padding are all there and the
+    /// text is valid; `None`, having read nothing, otherwise. An `Option<&str>` comes back
+    /// in two registers, where a `Result<&str>` would go through memory: this is the path
+    /// every field name takes.
+    #[inline]
+    pub fn valid_string(&mut self) -> Option<&'de str> {
+        let rest = self.rest();
+        let word = rest.get(..4)?;
+        let len = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        // Below 2^31, so the sum cannot overflow even a 32-bit usize.
+        let len = len.min(i32::MAX as u32 + 1) as usize;
+        let end = 4 + len + pad_len(len);
+        if len > i32::MAX as usize || end > rest.len() {
+            return None;
+        }
+        let text = engine_utf8(&rest[4..4 + len]).ok()?;
+        self.pos += end;
+        Some(text)
     }
 
     /// [`Reader::string`], also returning where its padding lies in the input.

@@ -221,3 +221,57 @@ fn an_enum_needs_exactly_one_entry_on_either_path() {
         );
     }
 }
+
+#[test]
+fn broken_strings_fail_alike_on_both_paths() {
+    #[derive(Serialize, Deserialize, Debug)]
+    struct Texts {
+        short: String,
+        medium: String,
+        long: String,
+        n: i64,
+    }
+    let value = Texts {
+        short: "ab".into(),
+        medium: "worker-7".into(),
+        long: "a message longer than sixteen bytes".into(),
+        n: 1 << 40,
+    };
+    let bytes = godot_bin::to_vec(&value).unwrap();
+    let cfg = Config::default();
+    let same = |input: &[u8], what: &str| {
+        let typed = cfg.from_slice::<Texts>(input).unwrap_err();
+        let general = cfg.from_slice::<Variant>(input).unwrap_err();
+        assert_eq!(
+            std::mem::discriminant(typed.kind()),
+            std::mem::discriminant(general.kind()),
+            "{what}: {typed} / {general}"
+        );
+        assert_eq!(
+            typed.offset(),
+            general.offset(),
+            "{what}: {typed} / {general}"
+        );
+    };
+    // Every truncation.
+    for end in 0..bytes.len() {
+        same(&bytes[..end], &format!("cut at {end}"));
+    }
+    // Every text byte made invalid UTF-8 (keys and values); the offset is where the
+    // string's bytes start.
+    let mut checked = 0;
+    for at in 0..bytes.len() {
+        if !bytes[at].is_ascii_alphabetic() {
+            continue;
+        }
+        let mut broken = bytes.clone();
+        broken[at] = 0xFF;
+        same(&broken, &format!("0xFF at {at}"));
+        assert!(matches!(
+            cfg.from_slice::<Texts>(&broken).unwrap_err().kind(),
+            ErrorKind::InvalidUtf8
+        ));
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
+}

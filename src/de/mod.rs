@@ -149,15 +149,20 @@ impl<'de> Deserializer<'de> {
         })
     }
 
-    /// The text of the next packet when it is a STRING, read without the general header
-    /// path (field names and string fields are most of a struct's packets); `None`, having
-    /// read nothing, when the next packet is anything else or the depth limit is passed, so
-    /// that the general path reads it (and reports any error).
+    /// The text of the next packet when it is a whole, valid STRING, read without the
+    /// general header path (field names and string fields are most of a struct's packets);
+    /// `None`, having read nothing, otherwise, so that the general path reads the packet and
+    /// reports any error. (An `Option<&str>` comes back in registers.)
     #[inline]
-    fn plain_string(&mut self) -> Option<Result<&'de str>> {
+    fn plain_string(&mut self) -> Option<&'de str> {
         self.peek_plain(self.ids.string)?;
+        let at = self.reader.pos();
         self.reader.advance(4);
-        Some(self.reader.string())
+        let text = self.reader.valid_string();
+        if text.is_none() {
+            self.reader.rewind(at);
+        }
+        text
     }
 
     /// The header word of the next packet when its type is `id` and the depth limit is
@@ -544,7 +549,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Some(text) = self.plain_string() {
-            return visitor.visit_borrowed_str(text?);
+            return visitor.visit_borrowed_str(text);
         }
         let h = self.header()?;
         match h.ty {
@@ -622,7 +627,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if let Some(name) = self.plain_string() {
-            return visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name?));
+            return visitor.visit_enum(de::value::BorrowedStrDeserializer::new(name));
         }
         let count_at = self.reader.pos() + 4;
         if let Some(count) = self.plain_dictionary() {
