@@ -57,6 +57,12 @@ impl<'de> Reader<'de> {
         Some(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
 
+    /// The next `N` bytes, without consuming them; `None` if fewer are left.
+    #[inline]
+    pub fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
+        self.input.get(self.pos..)?.get(..N)?.try_into().ok()
+    }
+
     /// Moves past `n` bytes already seen to be there (by [`Reader::peek_u32`]).
     #[inline]
     pub fn advance(&mut self, n: usize) {

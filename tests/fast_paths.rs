@@ -223,19 +223,25 @@ fn an_enum_needs_exactly_one_entry_on_either_path() {
 }
 
 #[test]
-fn broken_strings_fail_alike_on_both_paths() {
+fn broken_packets_fail_alike_on_both_paths() {
     #[derive(Serialize, Deserialize, Debug)]
     struct Texts {
         short: String,
         medium: String,
         long: String,
         n: i64,
+        small: i32,
+        wide: f64,
+        narrow: f32,
     }
     let value = Texts {
         short: "ab".into(),
         medium: "worker-7".into(),
         long: "a message longer than sixteen bytes".into(),
         n: 1 << 40,
+        small: -3,
+        wide: 0.1,
+        narrow: 0.5,
     };
     let bytes = godot_bin::to_vec(&value).unwrap();
     let cfg = Config::default();
@@ -253,7 +259,7 @@ fn broken_strings_fail_alike_on_both_paths() {
             "{what}: {typed} / {general}"
         );
     };
-    // Every truncation.
+    // Every truncation: inside a header, a length, a text, a number.
     for end in 0..bytes.len() {
         same(&bytes[..end], &format!("cut at {end}"));
     }

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::dialect::{DialectSpec, ObjectForm, VariantType};
 use crate::error::{Error, ErrorKind, Result};
 use crate::variant;
-use crate::wire::{Reader, FLAG_64};
+use crate::wire::{Reader, COUNT_MASK, FLAG_64};
 use access::{ArrayAccess, DictionaryAccess, EnumAccess};
 use payload::{BytesDe, PackedDe, PayloadDe};
 use serde::de::{self, Visitor};
@@ -174,42 +174,60 @@ impl<'de> Deserializer<'de> {
         (word & self.type_mask == id && self.depth <= self.config.max_depth).then_some(word)
     }
 
-    /// An INT's value when the next packet is one (see [`Deserializer::peek_plain`]), with
-    /// the offset of its header.
+    /// An INT's value and the offset of its header when the next packet is a whole INT
+    /// (see [`Deserializer::peek_plain`]); `None`, having read nothing, otherwise. The
+    /// shortcuts return plain `Option`s, which come back in registers.
     #[inline]
-    fn plain_int(&mut self) -> Option<Result<(i64, usize)>> {
+    fn plain_int(&mut self) -> Option<(i64, usize)> {
         let word = self.peek_plain(self.ids.int)?;
         let at = self.reader.pos();
-        self.reader.advance(4);
-        Some(if word & FLAG_64 != 0 {
-            self.reader.i64().map(|v| (v, at))
+        let value = if word & FLAG_64 != 0 {
+            let b: [u8; 12] = self.reader.peek_array()?;
+            i64::from_le_bytes([b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11]])
         } else {
-            self.reader.i32().map(|v| (v.into(), at))
-        })
+            let b: [u8; 8] = self.reader.peek_array()?;
+            i32::from_le_bytes([b[4], b[5], b[6], b[7]]).into()
+        };
+        self.reader
+            .advance(if word & FLAG_64 != 0 { 12 } else { 8 });
+        Some((value, at))
     }
 
-    /// A FLOAT's value when the next packet is one (see [`Deserializer::peek_plain`]).
+    /// A FLOAT's value when the next packet is a whole FLOAT (see
+    /// [`Deserializer::plain_int`]).
     #[inline]
-    fn plain_float(&mut self) -> Option<Result<f64>> {
+    fn plain_float(&mut self) -> Option<f64> {
         let word = self.peek_plain(self.ids.float)?;
-        self.reader.advance(4);
-        Some(if word & FLAG_64 != 0 {
-            self.reader.f64()
+        if word & FLAG_64 != 0 {
+            let b: [u8; 12] = self.reader.peek_array()?;
+            self.reader.advance(12);
+            Some(f64::from_le_bytes([
+                b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+            ]))
         } else {
-            self.reader.f32().map(f64::from)
-        })
+            let b: [u8; 8] = self.reader.peek_array()?;
+            self.reader.advance(8);
+            Some(f32::from_le_bytes([b[4], b[5], b[6], b[7]]).into())
+        }
     }
 
     /// The entry count when the next packet is a DICTIONARY with no flags (no typed keys or
-    /// values): what every struct is.
+    /// values: what every struct is) whose count the bytes left can hold (see
+    /// [`Deserializer::plain_int`]).
     #[inline]
-    fn plain_dictionary(&mut self) -> Option<Result<usize>> {
+    fn plain_dictionary(&mut self) -> Option<usize> {
         let word = self.peek_plain(self.ids.dictionary)?;
         if word != self.ids.dictionary {
             return None;
         }
-        self.reader.advance(4);
-        Some(self.reader.container_count(8))
+        let b: [u8; 8] = self.reader.peek_array()?;
+        let count = (u32::from_le_bytes([b[4], b[5], b[6], b[7]]) & COUNT_MASK) as usize;
+        // Every entry takes at least 8 bytes (two headers), as `container_count` checks.
+        if count.checked_mul(8)? > self.reader.rest().len() - 8 {
+            return None;
+        }
+        self.reader.advance(8);
+        Some(count)
     }
 
     /// Presents `{variant: content}`, a Dictionary whose count, read at `count_at`, must
@@ -476,8 +494,7 @@ macro_rules! deserialize_int {
                 ErrorKind::NumberOutOfRange { value: v.to_string(), target: stringify!($ty) },
                 at,
             );
-            if let Some(int) = self.plain_int() {
-                let (v, at) = int?;
+            if let Some((v, at)) = self.plain_int() {
                 return match <$ty>::try_from(v) {
                     Ok(n) => visitor.$visit(n),
                     Err(_) => Err(out_of_range(self, v, at)),
@@ -502,7 +519,7 @@ macro_rules! deserialize_float {
     ($($method:ident => $visit:ident: $ty:ty),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             if let Some(v) = self.plain_float() {
-                return visitor.$visit(v? as $ty);
+                return visitor.$visit(v as $ty);
             }
             let start = self.reader.clone();
             match self.number()? {
@@ -615,7 +632,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             return self.builtin(b, visitor, false);
         }
         if let Some(count) = self.plain_dictionary() {
-            return DictionaryAccess::visit(self, count?, visitor);
+            return DictionaryAccess::visit(self, count, visitor);
         }
         self.deserialize_any(visitor)
     }
@@ -631,7 +648,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
         let count_at = self.reader.pos() + 4;
         if let Some(count) = self.plain_dictionary() {
-            return self.enum_entry(count?, count_at, visitor);
+            return self.enum_entry(count, count_at, visitor);
         }
         let h = self.header()?;
         match h.ty {
@@ -650,7 +667,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Some(count) = self.plain_dictionary() {
-            return DictionaryAccess::visit(self, count?, visitor);
+            return DictionaryAccess::visit(self, count, visitor);
         }
         self.deserialize_any(visitor)
     }
