@@ -120,6 +120,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// Writes a container header and a count to patch later; elements go one level deeper.
+    #[inline]
     fn open(&mut self, ty: VariantType) -> Result<usize> {
         self.header(ty, 0)?;
         let count_at = self.out.len();
@@ -134,6 +135,12 @@ impl<'a> Serializer<'a> {
         self.out.put_u32(1);
         self.depth += 1;
         self.string(variant)
+    }
+
+    /// The fields of the builtin `b`, kept out of line so that `serialize_struct` inlines.
+    #[inline(never)]
+    fn builtin_fields<'s>(&'s mut self, b: &'static Builtin) -> Result<Compound<'s, 'a>> {
+        Ok(Compound::Builtin(BuiltinFields::begin(self, b)?))
     }
 
     /// Whether math types get f64 components and header bit 16 in this dialect.
@@ -321,6 +328,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         self.leave(1);
         Ok(())
     }
+    #[inline]
     fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'s, 'a>> {
         let count_at = self.open(VariantType::Array)?;
         Ok(Compound::counted(self, count_at, 1))
@@ -342,19 +350,24 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         let count_at = self.open(VariantType::Array)?;
         Ok(Compound::counted(self, count_at, 2))
     }
+    #[inline(always)]
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'s, 'a>> {
         let count_at = self.open(VariantType::Dictionary)?;
         Ok(Compound::counted(self, count_at, 1))
     }
+    // Inlined, so that the caller builds the Compound in place: returned through memory
+    // and read back whole, it cost a store-forwarding stall per struct.
+    #[inline(always)]
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'s, 'a>> {
         match builtin::by_name(name) {
-            Some(b) => {
-                let fields = BuiltinFields::begin(self, b)?;
-                Ok(Compound::Builtin(fields))
+            Some(b) if matches!(b.form, Form::Fixed(_)) => {
+                Ok(Compound::Builtin(BuiltinFields::fixed(self, b)?))
             }
+            Some(b) => self.builtin_fields(b),
             None => self.serialize_map(None),
         }
     }
+    #[inline(always)]
     fn serialize_struct_variant(
         self,
         _: &'static str,
@@ -380,7 +393,7 @@ pub enum Compound<'s, 'a> {
         count: u32,
         /// Bits ORed into the count (Godot 2's shared flag).
         count_flags: u32,
-        levels: usize,
+        levels: u32,
     },
     /// The fields of a builtin type.
     #[doc(hidden)]
@@ -388,7 +401,7 @@ pub enum Compound<'s, 'a> {
 }
 
 impl<'s, 'a> Compound<'s, 'a> {
-    fn counted(ser: &'s mut Serializer<'a>, count_at: usize, levels: usize) -> Self {
+    fn counted(ser: &'s mut Serializer<'a>, count_at: usize, levels: u32) -> Self {
         Compound::Counted {
             ser,
             count_at,
@@ -454,7 +467,7 @@ impl<'s, 'a> Compound<'s, 'a> {
                 levels,
             } => {
                 ser.out.patch_u32(count_at, count | count_flags);
-                ser.leave(levels);
+                ser.leave(levels as usize);
                 Ok(())
             }
             Compound::Builtin(fields) => fields.finish(),
@@ -547,5 +560,16 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     }
     fn end(self) -> Result<()> {
         self.finish()
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn a_compound_stays_small() {
+        // Every struct's serialize_struct returns one; a larger enum (the typed-container
+        // state unboxed made it 80 bytes) is copied through the stack with mixed-width moves
+        // that stall on store forwarding.
+        assert!(std::mem::size_of::<crate::error::Result<super::Compound>>() <= 40);
     }
 }

@@ -609,7 +609,9 @@ enum FieldState {
     },
     Container {
         ty: VariantType,
-        types: [ElementType; 2],
+        // Boxed: the rare typed container would otherwise make every builtin's state (and
+        // every struct's `Compound`) several words larger.
+        types: Box<[ElementType; 2]>,
         shared: bool,
     },
 }
@@ -621,14 +623,23 @@ pub struct BuiltinFields<'s, 'a> {
 }
 
 impl<'s, 'a> BuiltinFields<'s, 'a> {
+    /// [`BuiltinFields::begin`] for a fixed-size builtin (the math types): the header.
+    /// Small and inlined into `serialize_struct`, so that the caller builds the result in
+    /// place (returned through memory, it stalled on store forwarding per value).
+    #[inline(always)]
+    pub(crate) fn fixed(ser: &'s mut Serializer<'a>, b: &'static Builtin) -> Result<Self> {
+        let wide = ser.wide_reals(b);
+        ser.header(b.ty, b.header_flags(ser.spec, ser.config.double_precision))?;
+        Ok(BuiltinFields {
+            ser,
+            state: FieldState::Fixed { wide },
+        })
+    }
+
     /// Writes what comes before the fields (the header, unless a field decides it).
     pub(crate) fn begin(ser: &'s mut Serializer<'a>, b: &'static Builtin) -> Result<Self> {
         let state = match b.form {
-            Form::Fixed(_) => {
-                let wide = ser.wide_reals(b);
-                ser.header(b.ty, b.header_flags(ser.spec, ser.config.double_precision))?;
-                FieldState::Fixed { wide }
-            }
+            Form::Fixed(_) => return Self::fixed(ser, b),
             Form::NodePath => {
                 ser.header(b.ty, 0)?;
                 let words_at = ser.out.len();
