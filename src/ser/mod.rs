@@ -60,17 +60,25 @@ impl<'a> Serializer<'a> {
     /// the depth limit.
     #[inline]
     fn header_word(&self, ty: VariantType, flags: u32) -> Result<u32> {
-        if self.depth > self.config.max_depth {
-            return Err(ErrorKind::DepthExceeded(self.config.max_depth).into());
-        }
         match self.spec.id_of(ty) {
-            Some(id) => Ok(id | flags),
-            None => Err(ErrorKind::TypeNotInDialect {
-                ty,
-                dialect: self.config.dialect,
-            }
-            .into()),
+            Some(id) if self.depth <= self.config.max_depth => Ok(id | flags),
+            _ => Err(self.header_error(ty)),
         }
+    }
+
+    /// Why [`Serializer::header_word`] refused `ty`. Out of line: inlined, the error's
+    /// construction gave every caller a large stack frame.
+    #[cold]
+    #[inline(never)]
+    fn header_error(&self, ty: VariantType) -> Error {
+        if self.depth > self.config.max_depth {
+            return ErrorKind::DepthExceeded(self.config.max_depth).into();
+        }
+        ErrorKind::TypeNotInDialect {
+            ty,
+            dialect: self.config.dialect,
+        }
+        .into()
     }
 
     /// A header and one 32-bit payload word, in one write.
@@ -189,6 +197,8 @@ impl<'a> Serializer<'a> {
     }
 }
 
+#[cold]
+#[inline(never)]
 fn out_of_range(value: impl ToString, target: &'static str) -> Error {
     ErrorKind::NumberOutOfRange {
         value: value.to_string(),
