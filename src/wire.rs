@@ -229,8 +229,8 @@ impl<'de> Reader<'de> {
 /// Writes a whole STRING-layout packet: `header`, u32 length, the text, zero padding to 4,
 /// refusing what [`check_text`] refuses. Text of up to 16 bytes (every field name and most
 /// values) is gathered into two words from overlapping loads, which also serve for the NUL
-/// check, and written as three whole words cut back to the padded length: no `memcpy` call
-/// and no byte-by-byte assembly on the stack.
+/// check, and written as one 24-byte block (three register stores after one capacity check)
+/// cut back to the padded length: no `memcpy` call and no byte-by-byte assembly.
 #[inline]
 pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Result<()> {
     let bytes = text.as_bytes();
@@ -240,7 +240,10 @@ pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Res
         out.reserve(8 + len + 3);
         out.put_u64(u64::from(header) | (len as u64) << 32);
         out.extend_from_slice(bytes);
-        out.extend_from_slice(&[0; 4][..pad_len(len)]);
+        // A whole zero word cut back to the padding: a fixed store, not a memset call.
+        let end = out.len() + pad_len(len);
+        out.put_u32(0);
+        out.truncate(end);
         return Ok(());
     }
     // `low` holds text bytes 0-7 and `high` bytes 8-15, zero past the end of the text;
@@ -272,10 +275,11 @@ pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Res
         return Err(nul_in_text());
     }
     let end = out.len() + 8 + len + pad_len(len);
-    out.reserve(24);
-    out.put_u64(u64::from(header) | (len as u64) << 32);
-    out.put_u64(low);
-    out.put_u64(high);
+    let mut block = [0u8; 24];
+    block[..8].copy_from_slice(&(u64::from(header) | (len as u64) << 32).to_le_bytes());
+    block[8..16].copy_from_slice(&low.to_le_bytes());
+    block[16..].copy_from_slice(&high.to_le_bytes());
+    out.extend_from_slice(&block);
     out.truncate(end);
     Ok(())
 }
