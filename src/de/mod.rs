@@ -67,7 +67,7 @@ pub struct Deserializer<'de> {
     /// Container elements that may still be reserved ahead of their arrival, for the whole
     /// packet (see [`Deserializer::prealloc`]).
     prealloc_budget: std::cell::Cell<usize>,
-    /// The bits of a header word that name its type in this dialect...
+    /// The bits of a header word that name its type in this dialect (FORMAT.md §1.4)...
     type_mask: u32,
     /// ...and what they are for the packets the fast paths read (see
     /// [`Deserializer::peek_plain`]).
@@ -105,7 +105,7 @@ impl<'de> Deserializer<'de> {
             depth: 0,
             nodepath_pads: None,
             prealloc_budget: std::cell::Cell::new(input.len() / 16),
-            // Godot 2 refuses any flag bit, so there the whole word must match.
+            // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
             type_mask: if spec.header_flags { 0xFF } else { !0 },
             ids: PlainIds::of(spec),
         })
@@ -127,12 +127,7 @@ impl<'de> Deserializer<'de> {
                 .error(ErrorKind::DepthExceeded(self.config.max_depth)));
         }
         let word = self.reader.u32()?;
-        // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
-        let id = if self.spec.header_flags {
-            word & 0xFF
-        } else {
-            word
-        };
+        let id = word & self.type_mask;
         let ty = self.spec.type_of(id).ok_or_else(|| {
             self.reader.error_at(
                 ErrorKind::UnknownTypeId {
@@ -181,15 +176,15 @@ impl<'de> Deserializer<'de> {
     fn plain_int(&mut self) -> Option<(i64, usize)> {
         let word = self.peek_plain(self.ids.int)?;
         let at = self.reader.pos();
-        let value = if word & FLAG_64 != 0 {
+        let (value, size) = if word & FLAG_64 != 0 {
             let b: [u8; 12] = self.reader.peek_array()?;
-            i64::from_le_bytes([b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11]])
+            let v = i64::from_le_bytes([b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11]]);
+            (v, 12)
         } else {
             let b: [u8; 8] = self.reader.peek_array()?;
-            i32::from_le_bytes([b[4], b[5], b[6], b[7]]).into()
+            (i32::from_le_bytes([b[4], b[5], b[6], b[7]]).into(), 8)
         };
-        self.reader
-            .advance(if word & FLAG_64 != 0 { 12 } else { 8 });
+        self.reader.advance(size);
         Some((value, at))
     }
 
