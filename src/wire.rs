@@ -316,28 +316,27 @@ fn word_has_zero(word: u64) -> bool {
 /// Whether `bytes` hold a NUL, eight bytes at a time.
 #[inline]
 fn has_nul(bytes: &[u8]) -> bool {
-    !all_words(bytes, 0x0101_0101, |w| !word_has_zero(w))
+    !all_words(bytes, |w| !word_has_zero(w))
 }
 
 /// Whether every byte is in 0x01..=0x7F (ASCII, no NUL), eight bytes at a time.
 #[inline]
 fn is_plain_ascii(bytes: &[u8]) -> bool {
-    all_words(bytes, 0x0101_0101, |w| {
-        w & HIGH_BITS == 0 && !word_has_zero(w)
-    })
+    all_words(bytes, |w| w & HIGH_BITS == 0 && !word_has_zero(w))
 }
 
 /// Whether `test` holds for 8-byte words covering all of `bytes`: whole words, then one
-/// that overlaps them to end at the last byte; under 8 bytes, two overlapping 4-byte
-/// words each widened with `filler` (four bytes that pass), or under 4 bytes, one word of
-/// the bytes and filler. No byte loop: text is mostly short field names and values.
+/// that overlaps them to end at the last byte; under 8 bytes, two overlapping 4-byte words
+/// each widened with 0x01 bytes (ASCII, not NUL: they pass every test here), or under 4
+/// bytes, one word of the bytes and 0x01 filler. No byte loop: text is mostly short field
+/// names and values.
 #[inline]
-fn all_words(bytes: &[u8], filler: u32, test: impl Fn(u64) -> bool) -> bool {
+fn all_words(bytes: &[u8], test: impl Fn(u64) -> bool) -> bool {
+    const FILLER: u64 = 0x0101_0101_0101_0101;
     let len = bytes.len();
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let half = |at: usize| {
-        u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()))
-            | u64::from(filler) << 32
+        u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())) | FILLER << 32
     };
     if len >= 8 {
         let chunks = bytes.chunks_exact(8);
@@ -349,7 +348,7 @@ fn all_words(bytes: &[u8], filler: u32, test: impl Fn(u64) -> bool) -> bool {
     } else if len >= 4 {
         test(half(0)) && test(half(len - 4))
     } else {
-        let mut padded = (u64::from(filler) * 0x1_0000_0001).to_le_bytes();
+        let mut padded = FILLER.to_le_bytes();
         for (slot, &b) in padded.iter_mut().zip(bytes) {
             *slot = b;
         }
