@@ -130,17 +130,18 @@ impl<'a> Serializer<'a> {
     /// Writes a container header and a count to patch later; elements go one level deeper.
     #[inline]
     fn open(&mut self, ty: VariantType) -> Result<usize> {
-        self.header(ty, 0)?;
-        let count_at = self.out.len();
-        self.out.put_u32(0);
+        // The header and a zero count in one write.
+        let header = self.header_word(ty, 0)?;
+        let count_at = self.out.len() + 4;
+        self.out.put_u64(header.into());
         self.depth += 1;
         Ok(count_at)
     }
 
     /// Opens the one-entry Dictionary `{variant: ...}` of an externally tagged enum.
     fn open_variant(&mut self, variant: &str) -> Result<()> {
-        self.header(VariantType::Dictionary, 0)?;
-        self.out.put_u32(1);
+        let header = self.header_word(VariantType::Dictionary, 0)?;
+        self.out.put_u64(u64::from(header) | 1 << 32);
         self.depth += 1;
         self.string(variant)
     }
