@@ -29,7 +29,12 @@ use sinks::{BuiltinFields, PackedSink, ScalarSink};
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub struct Serializer<'a> {
-    pub(crate) out: &'a mut Vec<u8>,
+    /// The caller's buffer, moved in for the serializer's life and handed back when it is
+    /// dropped: held by value, every write reaches the length and capacity without first
+    /// loading a pointer to the `Vec`.
+    pub(crate) out: Vec<u8>,
+    /// Where `out` goes back to.
+    dest: &'a mut Vec<u8>,
     pub(crate) spec: &'static DialectSpec,
     config: Config,
     /// Nesting depth of the value written next (the top level is 0).
@@ -37,11 +42,14 @@ pub struct Serializer<'a> {
 }
 
 impl<'a> Serializer<'a> {
-    /// A serializer that appends to `out`, speaking `config`'s dialect.
+    /// A serializer that appends to `out`, speaking `config`'s dialect. `out` holds what was
+    /// written once the serializer is dropped.
     pub fn new(out: &'a mut Vec<u8>, config: &Config) -> Result<Self> {
+        let spec = config.spec()?;
         Ok(Serializer {
-            out,
-            spec: config.spec()?,
+            out: std::mem::take(out),
+            dest: out,
+            spec,
             config: config.clone(),
             depth: 0,
         })
@@ -124,7 +132,7 @@ impl<'a> Serializer<'a> {
     #[inline(always)]
     fn string(&mut self, v: &str) -> Result<()> {
         let header = self.header_word(VariantType::String, 0)?;
-        put_text_packet(self.out, header, v)
+        put_text_packet(&mut self.out, header, v)
     }
 
     /// Writes a container header and a count to patch later; elements go one level deeper.
@@ -165,7 +173,7 @@ impl<'a> Serializer<'a> {
             b.header_flags(self.spec, self.config.double_precision),
         )?;
         let wide = self.wide_reals(b);
-        Ok(ScalarSink::new(self.out, wide))
+        Ok(ScalarSink::new(&mut self.out, wide))
     }
 
     /// Writes a value nested in a container. Past a few levels the stack is grown on
@@ -195,6 +203,13 @@ impl<'a> Serializer<'a> {
 
     pub(crate) fn leave(&mut self, levels: usize) {
         self.depth -= levels;
+    }
+}
+
+impl Drop for Serializer<'_> {
+    /// Hands the buffer back (also when a `Serialize` impl panics and unwinds).
+    fn drop(&mut self) {
+        std::mem::swap(self.dest, &mut self.out);
     }
 }
 
@@ -272,7 +287,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.header(VariantType::PackedByteArray, 0)?;
-        sinks::put_bytes(self.out, v);
+        sinks::put_bytes(&mut self.out, v);
         Ok(())
     }
     fn serialize_none(self) -> Result<()> {
@@ -322,7 +337,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
                     b.header_flags(self.spec, self.config.double_precision),
                 )?;
                 let wide = self.wide_reals(b);
-                value.serialize(PackedSink::new(self.out, wide))
+                value.serialize(PackedSink::new(&mut self.out, wide))
             }
             _ => Err(ErrorKind::Unsupported(format!("{name} as a newtype")).into()),
         }
@@ -571,6 +586,42 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     }
     fn end(self) -> Result<()> {
         self.finish()
+    }
+}
+
+#[cfg(test)]
+mod buffer_tests {
+    use super::Serializer;
+    use crate::Config;
+    use serde::Serialize;
+
+    #[test]
+    fn the_buffer_comes_back_after_success_error_and_panic() {
+        let cfg = Config::default();
+        let mut out = vec![0xAA];
+        "hi".serialize(&mut Serializer::new(&mut out, &cfg).unwrap())
+            .unwrap();
+        assert_eq!(out, [0xAA, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0]);
+
+        // An error leaves what was written before it, as a borrowed buffer would.
+        let mut out = vec![0xAA];
+        let err = ["ok", "a\0b"].serialize(&mut Serializer::new(&mut out, &cfg).unwrap());
+        assert!(err.is_err());
+        assert_eq!(out[..9], [0xAA, 28, 0, 0, 0, 0, 0, 0, 0]);
+
+        // A panicking Serialize impl unwinds through the serializer: the buffer survives.
+        struct Panics;
+        impl Serialize for Panics {
+            fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+                panic!("on purpose")
+            }
+        }
+        let mut out = vec![1, 2, 3];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = vec![Panics].serialize(&mut Serializer::new(&mut out, &cfg).unwrap());
+        }));
+        assert!(caught.is_err());
+        assert_eq!(out[..3], [1, 2, 3]);
     }
 }
 

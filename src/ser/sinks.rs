@@ -684,19 +684,19 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
             (FieldState::Fixed { wide }, "format") => {
                 // A Godot 2 Image format past FORMAT_MAX would not decode (FORMAT.md §4.5).
                 let at = ser.out.len();
-                value.serialize(ScalarSink::new(ser.out, *wide))?;
-                if read_u32(ser.out, at) >= crate::Image::FORMAT_MAX {
+                value.serialize(ScalarSink::new(&mut ser.out, *wide))?;
+                if read_u32(&ser.out, at) >= crate::Image::FORMAT_MAX {
                     return Err(unexpected("an Image format at or past FORMAT_MAX"));
                 }
             }
             (FieldState::Fixed { wide }, _) => {
-                value.serialize(ScalarSink::new(ser.out, *wide))?;
+                value.serialize(ScalarSink::new(&mut ser.out, *wide))?;
             }
             (FieldState::NodePath { names, .. }, "names") => {
-                *names = value.serialize(ScalarSink::new(ser.out, false))?
+                *names = value.serialize(ScalarSink::new(&mut ser.out, false))?
             }
             (FieldState::NodePath { subnames, .. }, "subnames") => {
-                *subnames = value.serialize(ScalarSink::new(ser.out, false))?
+                *subnames = value.serialize(ScalarSink::new(&mut ser.out, false))?
             }
             (FieldState::NodePath { absolute, .. }, "absolute") => {
                 match value.serialize(Capture)? {
@@ -720,7 +720,7 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                 })?;
             }
             (FieldState::InputEvent { length_at }, "event_type" | "device") => {
-                value.serialize(ScalarSink::new(ser.out, false))?;
+                value.serialize(ScalarSink::new(&mut ser.out, false))?;
                 if key == "device" {
                     // The payload length, patched once the extra words are counted.
                     *length_at = ser.out.len();
@@ -728,9 +728,9 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
                 }
             }
             (FieldState::InputEvent { length_at }, "extra") => {
-                let words = value.serialize(ScalarSink::new(ser.out, false))?;
+                let words = value.serialize(ScalarSink::new(&mut ser.out, false))?;
                 // The decoder reads as many words as the event type has (FORMAT.md §4.6).
-                let event_type = read_u32(ser.out, *length_at - 8);
+                let event_type = read_u32(&ser.out, *length_at - 8);
                 if crate::types::godot2::InputEvent::extra_words(event_type, words == 2) != words {
                     return Err(unexpected(
                         "an InputEvent whose extra words do not fit its type",
@@ -777,7 +777,7 @@ impl<'s, 'a> BuiltinFields<'s, 'a> {
             // Godot 2 sends the last subname as its separate property (flag bit 1).
             let property = self.ser.spec.nodepath_property && subnames > 0;
             let flags = absolute as u32 | (property as u32) << 1;
-            let out = &mut *self.ser.out;
+            let out = &mut self.ser.out;
             out.patch_u32(words_at, names as u32 | NODEPATH_NEW_FORMAT);
             out.patch_u32(words_at + 4, (subnames - property as usize) as u32);
             out.patch_u32(words_at + 8, flags);
@@ -911,7 +911,7 @@ impl ser::SerializeTuple for PairHalves<'_, '_> {
         self.index += 1;
         if bare_name {
             value
-                .serialize(ScalarSink::new(self.ser.out, false))
+                .serialize(ScalarSink::new(&mut self.ser.out, false))
                 .map(drop)
         } else {
             self.ser.nested(value)
