@@ -231,20 +231,12 @@ impl<'de> Reader<'de> {
 /// values) is gathered into two words from overlapping loads, which also serve for the NUL
 /// check, and written as one 24-byte block (three register stores after one capacity check)
 /// cut back to the padded length: no `memcpy` call and no byte-by-byte assembly.
-#[inline]
+#[inline(always)]
 pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Result<()> {
     let bytes = text.as_bytes();
     let len = bytes.len();
     if len > 16 {
-        check_text(text)?;
-        out.reserve(8 + len + 3);
-        out.put_u64(u64::from(header) | (len as u64) << 32);
-        out.extend_from_slice(bytes);
-        // A whole zero word cut back to the padding: a fixed store, not a memset call.
-        let end = out.len() + pad_len(len);
-        out.put_u32(0);
-        out.truncate(end);
-        return Ok(());
+        return put_long_text_packet(out, header, text);
     }
     // `low` holds text bytes 0-7 and `high` bytes 8-15, zero past the end of the text;
     // `nul` is whether a text byte is zero (the loads only cover text bytes).
@@ -280,6 +272,22 @@ pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Res
     block[8..16].copy_from_slice(&low.to_le_bytes());
     block[16..].copy_from_slice(&high.to_le_bytes());
     out.extend_from_slice(&block);
+    out.truncate(end);
+    Ok(())
+}
+
+/// [`put_text_packet`] for text past 16 bytes, out of line so that the short path, inlined
+/// at every caller, stays small.
+#[inline(never)]
+fn put_long_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Result<()> {
+    check_text(text)?;
+    let len = text.len();
+    out.reserve(8 + len + 3);
+    out.put_u64(u64::from(header) | (len as u64) << 32);
+    out.extend_from_slice(text.as_bytes());
+    // A whole zero word cut back to the padding: a fixed store, not a memset call.
+    let end = out.len() + pad_len(len);
+    out.put_u32(0);
     out.truncate(end);
     Ok(())
 }
