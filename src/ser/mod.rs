@@ -99,17 +99,23 @@ impl<'a> Serializer<'a> {
 
     /// INT: 32-bit when the value fits, else 64-bit with the flag, as the engine writes it.
     /// Godot 2 has no 64-bit INT: a value outside i32 is an error, never truncated.
+    /// (The 32-bit case inlines at every caller; the rest stays out of line.)
+    #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
-            Ok(small) => self.word_packet(VariantType::Int, small as u32)?,
-            Err(_) if !self.spec.wide_numbers => {
-                return Err(out_of_range(v, "int (32-bit in this dialect)"));
-            }
-            Err(_) => {
-                self.header(VariantType::Int, FLAG_64)?;
-                self.out.put_u64(v as u64);
-            }
+            Ok(small) => self.word_packet(VariantType::Int, small as u32),
+            Err(_) => self.wide_int(v),
         }
+    }
+
+    /// [`Serializer::int`] past i32.
+    #[inline(never)]
+    fn wide_int(&mut self, v: i64) -> Result<()> {
+        if !self.spec.wide_numbers {
+            return Err(out_of_range(v, "int (32-bit in this dialect)"));
+        }
+        self.header(VariantType::Int, FLAG_64)?;
+        self.out.put_u64(v as u64);
         Ok(())
     }
 
