@@ -10,8 +10,19 @@ pub(crate) const FLAG_64: u32 = 1 << 16;
 pub(crate) const NODEPATH_NEW_FORMAT: u32 = 0x8000_0000;
 /// Array and Dictionary counts: bit 31 is Godot 2's "shared" bit, masked off on decode.
 pub(crate) const COUNT_MASK: u32 = 0x7FFF_FFFF;
+/// The fewest bytes a Dictionary entry takes: a key header and a value header.
+pub(crate) const MIN_ENTRY_SIZE: usize = 8;
 /// Godot 2's "shared" bit of an Array or Dictionary count.
 pub(crate) const COUNT_SHARED: u32 = 0x8000_0000;
+
+/// The element count in an Array's or Dictionary's count word (bit 31 masked off, as the
+/// engine does), if `left` bytes can hold that many elements of at least `min_elem_size`
+/// bytes each: checked before anything is allocated.
+#[inline]
+pub(crate) fn container_count_of(word: u32, min_elem_size: usize, left: usize) -> Option<usize> {
+    let count = (word & COUNT_MASK) as usize;
+    (count.saturating_mul(min_elem_size) <= left).then_some(count)
+}
 
 /// Bytes of zero padding after `len` bytes of data, up to a multiple of 4.
 #[inline]
@@ -159,11 +170,11 @@ impl<'de> Reader<'de> {
     /// input cannot hold that many elements of at least `min_elem_size` bytes.
     pub fn container_count(&mut self, min_elem_size: usize) -> Result<usize> {
         let at = self.pos;
-        let count = (self.u32()? & COUNT_MASK) as usize;
-        if count.saturating_mul(min_elem_size) > self.rest().len() {
-            return Err(self.error_at(ErrorKind::LengthOutOfRange(count as i64), at));
-        }
-        Ok(count)
+        let word = self.u32()?;
+        container_count_of(word, min_elem_size, self.rest().len()).ok_or_else(|| {
+            let count = (word & COUNT_MASK) as i64;
+            self.error_at(ErrorKind::LengthOutOfRange(count), at)
+        })
     }
 
     /// A pascal string: u32 length, UTF-8 bytes, padding to 4 (which must be present).
@@ -281,14 +292,9 @@ pub(crate) fn put_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Res
 #[inline(never)]
 fn put_long_text_packet(out: &mut Vec<u8>, header: u32, text: &str) -> Result<()> {
     check_text(text)?;
-    let len = text.len();
-    out.reserve(8 + len + 3);
-    out.put_u64(u64::from(header) | (len as u64) << 32);
-    out.extend_from_slice(text.as_bytes());
-    // A whole zero word cut back to the padding: a fixed store, not a memset call.
-    let end = out.len() + pad_len(len);
-    out.put_u32(0);
-    out.truncate(end);
+    out.reserve(8 + text.len() + 3);
+    out.put_u32(header);
+    out.put_string(text);
     Ok(())
 }
 
@@ -517,6 +523,17 @@ mod tests {
         let mut out = Vec::new();
         put_text_packet(&mut out, 4, "é").unwrap();
         assert_eq!(out, [4, 0, 0, 0, 2, 0, 0, 0, 0xC3, 0xA9, 0, 0]);
+    }
+
+    #[test]
+    fn container_counts_mask_the_shared_bit_and_must_fit() {
+        assert_eq!(container_count_of(3, MIN_ENTRY_SIZE, 24), Some(3));
+        assert_eq!(container_count_of(3, MIN_ENTRY_SIZE, 23), None);
+        assert_eq!(container_count_of(COUNT_SHARED | 2, 4, 8), Some(2));
+        assert_eq!(
+            container_count_of(COUNT_MASK, usize::MAX, usize::MAX - 1),
+            None
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::{Deserializer, Header};
 use crate::dialect::{TypedArrays, VariantType};
 use crate::error::{ErrorKind, Result};
 use crate::variant::ElementType;
-use crate::wire::COUNT_SHARED;
+use crate::wire::{COUNT_SHARED, MIN_ENTRY_SIZE};
 
 /// An Array's or Dictionary's element types, count and Godot 2 shared flag.
 pub(crate) struct ContainerHead {
@@ -46,7 +46,7 @@ impl Deserializer<'_> {
             .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
         let shared = self.spec.shared_bit && raw & COUNT_SHARED != 0;
         let min_size = if h.ty == VariantType::Dictionary {
-            8
+            MIN_ENTRY_SIZE
         } else {
             4
         };

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::dialect::{DialectSpec, ObjectForm, VariantType};
 use crate::error::{Error, ErrorKind, Result};
 use crate::variant;
-use crate::wire::{Reader, COUNT_MASK, FLAG_64};
+use crate::wire::{container_count_of, Reader, FLAG_64, MIN_ENTRY_SIZE};
 use access::{ArrayAccess, DictionaryAccess, EnumAccess};
 use payload::{BytesDe, PackedDe, PayloadDe};
 use serde::de::{self, Visitor};
@@ -216,11 +216,8 @@ impl<'de> Deserializer<'de> {
             return None;
         }
         let b: [u8; 8] = self.reader.peek_array()?;
-        let count = (u32::from_le_bytes([b[4], b[5], b[6], b[7]]) & COUNT_MASK) as usize;
-        // Every entry takes at least 8 bytes (two headers), as `container_count` checks.
-        if count.checked_mul(8)? > self.reader.rest().len() - 8 {
-            return None;
-        }
+        let word = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+        let count = container_count_of(word, MIN_ENTRY_SIZE, self.reader.rest().len() - 8)?;
         self.reader.advance(8);
         Some(count)
     }
