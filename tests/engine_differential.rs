@@ -25,10 +25,9 @@
 //! The test skips (with a notice) when the engine is missing, unless
 //! `GODOT_BIN_REQUIRE_ENGINE=1`. The engine runs are bounded in time.
 
-#[path = "support/godot3.rs"]
-mod godot3;
-#[path = "support/golden.rs"]
-mod golden;
+#[path = "support/mod.rs"]
+mod support;
+use support::{godot3, golden, hex};
 
 use godot_bin::{Config, Dialect, ErrorKind, Variant};
 use std::collections::BTreeMap;
@@ -331,7 +330,7 @@ fn run_engine(engine: &std::path::Path, packets: &[Vec<u8>]) -> Vec<Engine> {
                 results[index(i)] = Some(Engine::EncodeFailed);
             } else if let Some(rest) = line.strip_prefix("V:") {
                 let (i, hex) = rest.split_once(':').expect("V:i:hex");
-                let bytes = godot3::hex_decode(hex).expect("engine hex");
+                let bytes = hex::decode(hex).expect("engine hex");
                 results[index(i)] = Some(Engine::Value(bytes));
             }
         }
@@ -344,7 +343,7 @@ fn run_engine(engine: &std::path::Path, packets: &[Vec<u8>]) -> Vec<Engine> {
             "engine stopped on packet {crashed} (status {:?}, timed out {}): {}",
             res.status,
             res.timed_out,
-            godot3::hex_encode(&packets[crashed])
+            hex::encode(&packets[crashed])
         );
         results[crashed] = Some(Engine::Crashed);
         start = crashed + 1;
@@ -506,7 +505,7 @@ fn engine_and_crate_agree_on_mutated_packets() {
     let mut disagreements = Vec::new();
     let mut crashes = Vec::new();
     for (i, (packet, engine)) in packets.iter().zip(&engine_results).enumerate() {
-        let hex = godot3::hex_encode(packet);
+        let hex = hex::encode(packet);
         let ours = cfg.take_from_slice::<Variant>(packet);
         let mut note = |key: &'static str| *counts.entry(key).or_default() += 1;
         match (engine, ours) {
@@ -540,7 +539,7 @@ fn engine_and_crate_agree_on_mutated_packets() {
                 note("DISAGREE: engine decodes, we refuse");
                 disagreements.push(format!(
                     "#{i} {hex}: engine decodes to {}, we: {e}",
-                    godot3::hex_encode(b)
+                    hex::encode(b)
                 ));
             }
             (Engine::Value(theirs), Ok((v, _))) => {
@@ -562,8 +561,8 @@ fn engine_and_crate_agree_on_mutated_packets() {
                 note("DISAGREE: different values");
                 disagreements.push(format!(
                     "#{i} {hex}: engine {} ours {} ({v:?})",
-                    godot3::hex_encode(theirs),
-                    godot3::hex_encode(&mine)
+                    hex::encode(theirs),
+                    hex::encode(&mine)
                 ));
             }
         }

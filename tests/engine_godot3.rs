@@ -12,10 +12,9 @@
 //! Every test returns early with a notice on stderr when the engine is not installed, unless
 //! `GODOT_BIN_REQUIRE_ENGINE=1` (CI), which makes a missing engine a failure.
 
-#[path = "support/godot3.rs"]
-mod godot3;
-#[path = "support/golden.rs"]
-mod golden;
+#[path = "support/mod.rs"]
+mod support;
+use support::{godot3, golden, hex};
 
 use godot_bin::{
     Aabb, Array, Basis, Color, Config, Dialect, Dictionary, NodePath, PackedByteArray,
@@ -36,8 +35,8 @@ fn assert_same_bytes(what: &str, ours: &[u8], engine: &[u8]) {
     if let Err(diff) = golden::compare(ours, engine, &cfg()) {
         panic!(
             "{what}: our bytes differ from the engine's: {diff}\n ours:   {}\n engine: {}",
-            godot3::hex_encode(ours),
-            godot3::hex_encode(engine)
+            hex::encode(ours),
+            hex::encode(engine)
         );
     }
 }
@@ -487,7 +486,7 @@ fn every_builtin_round_trips_through_the_crate() {
             Err(e) => {
                 failures.push(format!(
                     "{name}: decode failed: {e}\n engine: {}",
-                    godot3::hex_encode(&engine_bytes)
+                    hex::encode(&engine_bytes)
                 ));
                 continue;
             }
@@ -495,7 +494,7 @@ fn every_builtin_round_trips_through_the_crate() {
         if &decoded != expected {
             failures.push(format!(
                 "{name}: decoded {decoded:?}, expected {expected:?}\n engine: {}",
-                godot3::hex_encode(&engine_bytes)
+                hex::encode(&engine_bytes)
             ));
             continue;
         }
@@ -503,8 +502,8 @@ fn every_builtin_round_trips_through_the_crate() {
         if let Err(diff) = golden::compare(&ours, &engine_bytes, &cfg()) {
             failures.push(format!(
                 "{name}: {diff}\n ours:   {}\n engine: {}",
-                godot3::hex_encode(&ours),
-                godot3::hex_encode(&engine_bytes)
+                hex::encode(&ours),
+                hex::encode(&engine_bytes)
             ));
         }
     }

@@ -7,8 +7,9 @@
 //! second; every wait in the scripts is bounded, and the harness kills the engine after
 //! 60 s in any case.
 
-#[path = "support/godot3.rs"]
-mod godot3;
+#[path = "support/mod.rs"]
+mod support;
+use support::godot3;
 
 use godot_bin::framing::{self, decode_packet, encode_packet, frames, write_framed, Framing};
 use godot_bin::{

@@ -2,8 +2,9 @@
 //! Every test returns early (after a stderr notice) when the engine is not installed,
 //! unless `GODOT_BIN_REQUIRE_ENGINE=1`.
 
-#[path = "support/godot3.rs"]
-mod godot3;
+#[path = "support/mod.rs"]
+mod support;
+use support::{godot3, hex};
 
 #[test]
 fn prints_var2str_of_vector3() {
@@ -34,10 +35,7 @@ fn round_trips_files_through_the_run_directory() {
     );
     res.assert_ok();
     assert_eq!(res.line_with_prefix("OUT:"), "42");
-    assert_eq!(
-        godot3::hex_decode(&res.line_with_prefix("HEX:")).unwrap(),
-        input
-    );
+    assert_eq!(hex::decode(&res.line_with_prefix("HEX:")).unwrap(), input);
     let out = res.read_file("out.bin");
     // Array (type 19) of 2: int 42, String "x" padded to 4 bytes.
     let expected: &[u8] = &[

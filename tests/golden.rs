@@ -1,8 +1,9 @@
 //! Every engine-made packet in `../shared/golden/*.tsv` decodes, and re-encodes to the
 //! engine's bytes (NodePath padding aside).
 
-#[path = "support/golden.rs"]
-mod golden;
+#[path = "support/mod.rs"]
+mod support;
+use support::golden;
 
 use godot_bin::{Dialect, Variant};
 

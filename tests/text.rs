@@ -2,39 +2,13 @@
 //! own text in `../shared/golden/*.tsv`, round trips text → Variant → text and
 //! Variant → text → Variant, float printing, escapes, and parse errors.
 
-#[path = "support/godot3.rs"]
-mod godot3;
-#[path = "support/golden.rs"]
-mod golden;
+#[path = "support/mod.rs"]
+mod support;
+use support::variant::{same, without_container_types};
+use support::{godot3, golden};
 
 use godot_bin::text::{ParseError, MAX_DEPTH};
 use godot_bin::*;
-
-/// The golden files escape tabs, newlines and backslashes in the text column.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('\\') => out.push('\\'),
-            Some(other) => panic!("unknown escape \\{other} in a golden text"),
-            None => panic!("trailing backslash in a golden text"),
-        }
-    }
-    out
-}
-
-/// Equality that sees NaN = NaN and tells -0.0 from 0.0: `Debug` prints every float with
-/// the digits that identify it exactly.
-fn same(a: &Variant, b: &Variant) -> bool {
-    format!("{a:?}") == format!("{b:?}")
-}
 
 /// Whether `a` and `b` differ at most by the engine's 6-digit float rounding (or its
 /// narrowing through `f32`, which turns Godot 3's `1e300` into `inf`).
@@ -89,7 +63,7 @@ fn display_matches_the_engines_text_for_every_row_without_rounded_floats() {
             let value: Variant = golden::config(dialect)
                 .from_slice(&row.bytes)
                 .unwrap_or_else(|e| panic!("{file} {}: {e}", row.name));
-            let engine = unescape(&row.text);
+            let engine = golden::unescape(&row.text);
             let ours = value.to_text(dialect);
             let id = format!("{file} {}", row.name);
             if let Some((why, text)) = known_exception(file, &row.name) {
@@ -146,7 +120,7 @@ fn engine_text_reads_back_and_prints_the_same() {
     let mut n = 0;
     for &(file, dialect) in golden::FILES {
         for row in golden::rows(file) {
-            let engine = unescape(&row.text);
+            let engine = golden::unescape(&row.text);
             if engine.is_empty() {
                 continue; // RID in Godot 3 / Pandemonium: no text to read
             }
@@ -158,25 +132,6 @@ fn engine_text_reads_back_and_prints_the_same() {
         }
     }
     assert!(n > 160, "{n}");
-}
-
-/// Drops what a dialect's text cannot say: typed-container types outside Godot 4.
-fn without_container_types(v: &Variant) -> Variant {
-    match v {
-        Variant::Array(a) => Variant::Array(Array::from(
-            a.items
-                .iter()
-                .map(without_container_types)
-                .collect::<Vec<_>>(),
-        )),
-        Variant::Dictionary(d) => Variant::Dictionary(Dictionary::from(
-            d.entries
-                .iter()
-                .map(|(k, v)| (without_container_types(k), without_container_types(v)))
-                .collect::<Vec<_>>(),
-        )),
-        other => other.clone(),
-    }
 }
 
 #[test]

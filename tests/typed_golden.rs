@@ -7,8 +7,9 @@
 //! Each file has a table of cases; one test per file runs them all, reports every failing
 //! case at once, and checks that the table covers every type the file holds.
 
-#[path = "support/golden.rs"]
-mod golden;
+#[path = "support/mod.rs"]
+mod support;
+use support::golden;
 
 use godot_bin::{
     Aabb, Array, Basis, Callable, Color, Config, Dialect, Dictionary, ElementType, ErrorKind,

@@ -1,13 +1,6 @@
 //! Harness for running the real Godot 3 engine (`godot3-server`, Debian
 //! package `godot3-server`, engine 3.2.3) headless from integration tests.
 //!
-//! Include it from a test file with
-//!
-//! ```ignore
-//! #[path = "support/godot3.rs"]
-//! mod godot3;
-//! ```
-//!
 //! Typical use:
 //!
 //! ```ignore
@@ -50,8 +43,6 @@
 //!   makes the engine exit with status 0 without running anything (no start
 //!   marker; `completed()` is false).
 //! * `quit(n)` sets the exit status (visible as [`RunResult::status`]).
-#![allow(dead_code)]
-
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -401,28 +392,6 @@ pub fn run_script_with_timeout(
         dir,
         timed_out,
     }
-}
-
-/// Decodes a hex string (as printed by GDScript's `PoolByteArray.hex_encode()`, lower
-/// case; upper case is accepted too). Returns `None` on odd length or a non-hex digit.
-pub fn hex_decode(hex: &str) -> Option<Vec<u8>> {
-    let hex = hex.trim();
-    if hex.len() % 2 != 0 {
-        return None;
-    }
-    hex.as_bytes()
-        .chunks(2)
-        .map(|pair| {
-            let hi = (pair[0] as char).to_digit(16)?;
-            let lo = (pair[1] as char).to_digit(16)?;
-            Some((hi * 16 + lo) as u8)
-        })
-        .collect()
-}
-
-/// Encodes bytes as lower-case hex, the same text GDScript's `hex_encode()` prints.
-pub fn hex_encode(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Builds the full GDScript source around `body` (see [`run_script_with_timeout`]).
