@@ -5,9 +5,7 @@
 //! measurement runs its decode on the measuring thread and reads the peak above the
 //! bytes live when it started. Run with `--nocapture` to see the table of peaks.
 
-#[path = "support/mod.rs"]
-mod support;
-use support::alloc;
+use crate::support::alloc;
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, NodePath, PackedByteArray, PackedInt32Array,
@@ -15,9 +13,6 @@ use godot_bin::{
 };
 use serde::Deserialize;
 use std::collections::HashMap;
-
-#[global_allocator]
-static ALLOC: alloc::Counting = alloc::Counting;
 
 /// The bound: a small multiple of the input, plus a constant for fixed-size bookkeeping.
 fn bound(input: usize) -> usize {

@@ -1,12 +1,10 @@
 //! Hostile input: truncated, mutated, length-bomb and deeply nested packets must fail with
 //! a typed error at the right offset, never panic, never overflow the stack.
 //!
-//! The packets come from the golden rows (`../shared/golden/*.tsv`, read at test time),
+//! The packets come from the golden rows (`tests/data/golden/*.tsv`),
 //! each decoded in the dialect of the engine that made it.
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{golden, hex};
+use crate::support::{golden, hex};
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, Error, ErrorKind, NodePath, PackedByteArray,

@@ -1,9 +1,7 @@
-//! The `godot-bin` binary, run on the engine-made packets of `../shared/golden`.
+//! The `godot-bin` binary, run on the engine-made packets of `tests/data/golden`.
 #![cfg(feature = "cli")]
 
-#[path = "support/mod.rs"]
-mod support;
-use support::golden;
+use crate::support::golden;
 
 use godot_bin::{Dialect, Variant};
 use std::io::Write;

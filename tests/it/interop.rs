@@ -2,9 +2,7 @@
 //! rotates vectors the same way as the engine's Basis / Transform (row-major storage).
 #![cfg(all(feature = "glam", feature = "mint"))]
 
-#[path = "support/mod.rs"]
-mod support;
-use support::godot3;
+use crate::support::godot3;
 
 use glam::{Affine2, Affine3A, IVec2, IVec3, IVec4, Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
 use godot_bin::*;

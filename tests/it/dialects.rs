@@ -3,9 +3,7 @@
 //! hand from `../shared/spec/FORMAT.md`, each with the section its bytes come from. Every
 //! one decodes into the expected value and re-encodes to the same bytes.
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{golden, hex};
+use crate::support::{golden, hex};
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, ElementType, ErrorKind, Image, InputEvent, NodePath,
@@ -173,7 +171,7 @@ fn godot2_refuses_what_it_cannot_express() {
 
 #[test]
 fn pandemonium_examples_of_format_section_5_6() {
-    // P2 (Dialect::Pandemonium) has engine-made rows in ../shared/golden/pandemonium.tsv,
+    // P2 (Dialect::Pandemonium) has engine-made rows in tests/data/golden/pandemonium.tsv,
     // checked by tests/golden.rs; these are the two tables no golden file covers.
     let p1 = Config::new(Dialect::Pandemonium37);
     let p3 = Config::new(Dialect::Pandemonium5);

@@ -1,9 +1,7 @@
 //! Length-prefixed framing over `std::io` (`StreamPeer.put_var`, `FileAccess.store_var`)
 //! and bare packets (`PacketPeer.put_var`).
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{alloc, golden};
+use crate::support::{alloc, golden};
 
 use godot_bin::framing::{
     self, decode_packet, encode_packet, frames, read_framed, read_framed_variant, variant_frames,
@@ -15,9 +13,6 @@ use std::io::{self, Read};
 
 /// Records the largest single allocation, to show that a hostile length prefix does not
 /// make the reader allocate what it announces.
-#[global_allocator]
-static ALLOC: alloc::Counting = alloc::Counting;
-
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 struct Move {
     player: String,

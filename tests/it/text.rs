@@ -1,11 +1,9 @@
 //! The GDScript text form (`var_to_str` / `str_to_var`): `Display` against the engines'
-//! own text in `../shared/golden/*.tsv`, round trips text → Variant → text and
+//! own text in `tests/data/golden/*.tsv`, round trips text → Variant → text and
 //! Variant → text → Variant, float printing, escapes, and parse errors.
 
-#[path = "support/mod.rs"]
-mod support;
-use support::variant::{same, without_container_types};
-use support::{godot3, golden};
+use crate::support::variant::{same, without_container_types};
+use crate::support::{godot3, golden};
 
 use godot_bin::text::{ParseError, MAX_DEPTH};
 use godot_bin::*;
