@@ -13,6 +13,7 @@ mod alloc_bound;
 mod cli;
 mod codec;
 mod dialects;
+mod differential;
 mod fast_paths;
 mod framing;
 mod golden;

@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 pub mod alloc;
+pub mod engine;
 pub mod godot3;
 pub mod golden;
 pub mod hex;
+pub mod run;
 pub mod variant;

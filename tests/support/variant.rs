@@ -1,6 +1,6 @@
 //! Comparing `Variant`s in tests.
 
-use godot_bin::{Array, Dictionary, Variant};
+use godot_bin::{Array, Dictionary, Variant, Vector3};
 
 /// Equality that sees NaN = NaN and tells -0.0 from 0.0: `Debug` prints every float with
 /// the digits that identify it exactly.
@@ -25,4 +25,9 @@ pub fn without_container_types(v: &Variant) -> Variant {
         )),
         other => other.clone(),
     }
+}
+
+/// Whether two vectors agree to 1e-6 in every component (rotations computed two ways).
+pub fn close(a: Vector3, b: Vector3) -> bool {
+    (a.x - b.x).abs() < 1e-6 && (a.y - b.y).abs() < 1e-6 && (a.z - b.z).abs() < 1e-6
 }
