@@ -9,6 +9,7 @@ mod support;
 
 mod differential;
 mod godot3_harness;
+mod godot4_harness;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
 mod stream;
@@ -20,6 +21,7 @@ fn main() {
     let mut trials = Vec::new();
     trials.extend(differential::trials());
     trials.extend(godot3_harness::trials());
+    trials.extend(godot4_harness::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
     trials.extend(stream::trials());

@@ -9,8 +9,11 @@
 //!
 //! fn reads_a_vector(engine: &Godot3) { /* panics on failure, as a #[test] does */ }
 //! ```
+//!
+//! `godot4_trial` does the same with the Godot 4 engine (`&Godot4`).
 
 use super::godot3::{self, Godot3};
+use super::godot4::{self, Godot4};
 use libtest_mimic::{Completion, Failed, Trial};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -32,6 +35,17 @@ pub fn godot3() -> &'static Result<Godot3, String> {
 /// A trial that runs `test` with the Godot 3 engine (kind `godot3`).
 pub fn godot3_trial(name: &str, test: fn(&Godot3)) -> Trial {
     trial(name, "godot3", godot3, test)
+}
+
+/// The Godot 4 engine, looked up once per run of the binary.
+pub fn godot4() -> &'static Result<Godot4, String> {
+    static ENGINE: OnceLock<Result<Godot4, String>> = OnceLock::new();
+    ENGINE.get_or_init(godot4::find)
+}
+
+/// A trial that runs `test` with the Godot 4 engine (kind `godot4`).
+pub fn godot4_trial(name: &str, test: fn(&Godot4)) -> Trial {
+    trial(name, "godot4", godot4, test)
 }
 
 /// A trial of kind `kind` that runs `test` with the engine `find` returns; a panic in
@@ -65,9 +79,17 @@ pub fn summary() -> String {
         }
         Err(missing) => format!("{kind}: {missing}: its trials are ignored ({how})"),
     };
-    line(
-        "godot3",
-        godot3().as_ref().map(Godot3::path),
-        godot3::HOW_TO_GET,
-    )
+    [
+        line(
+            "godot3",
+            godot3().as_ref().map(Godot3::path),
+            godot3::HOW_TO_GET,
+        ),
+        line(
+            "godot4",
+            godot4().as_ref().map(Godot4::path),
+            godot4::HOW_TO_GET,
+        ),
+    ]
+    .join("; ")
 }

@@ -6,6 +6,7 @@
 pub mod alloc;
 pub mod engine;
 pub mod godot3;
+pub mod godot4;
 pub mod golden;
 pub mod hex;
 pub mod run;

@@ -313,22 +313,43 @@ pub fn build_script(body: &str, helpers: &str) -> String {
     script
 }
 
-/// Removes the common leading whitespace of the non-blank lines of `body` and indents
-/// every non-blank line by one tab; blank lines become empty.
+/// Removes the common leading whitespace of the non-blank lines of `body`, rewrites the
+/// indentation left with tabs (one per level; a level of spaces is the narrowest run of
+/// leading spaces in the body) and indents every non-blank line by one more tab; blank
+/// lines become empty. Tabs only: Godot 4 refuses a script that indents with both.
 fn dedent_and_indent(body: &str) -> String {
-    let common = body
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.bytes().take_while(|b| *b == b' ' || *b == b'\t').count())
+    let is_indent = |b: &u8| *b == b' ' || *b == b'\t';
+    let lines: Vec<&str> = body.lines().map(str::trim_end).collect();
+    let common = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| l.bytes().take_while(is_indent).count())
         .min()
         .unwrap_or(0);
+    // Every non-blank line starts with at least `common` ASCII spaces/tabs.
+    let rest = |l: &str| l[common.min(l.len())..].to_owned();
+    let spaces_of = |l: &str| {
+        l.bytes()
+            .take_while(is_indent)
+            .filter(|b| *b == b' ')
+            .count()
+    };
+    let unit = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .map(|l| spaces_of(&rest(l)))
+        .filter(|&n| n > 0)
+        .min()
+        .unwrap_or(1);
     let mut out = String::new();
-    for line in body.lines() {
-        let line = line.trim_end();
+    for line in &lines {
         if !line.is_empty() {
-            out.push('\t');
-            // Every non-blank line starts with at least `common` ASCII spaces/tabs.
-            out.push_str(&line[common.min(line.len())..]);
+            let line = rest(line);
+            let indent = line.bytes().take_while(is_indent).count();
+            let tabs = line[..indent].bytes().filter(|b| *b == b'\t').count();
+            let levels = tabs + spaces_of(&line).div_ceil(unit);
+            out.push_str(&"\t".repeat(1 + levels));
+            out.push_str(&line[indent..]);
         }
         out.push('\n');
     }
