@@ -21,5 +21,6 @@ mod hostile;
 mod interop;
 mod mapping;
 mod roundtrip_props;
+mod serde_paths;
 mod text;
 mod typed_golden;
