@@ -148,6 +148,8 @@ mod config;
 mod de;
 mod dialect;
 mod error;
+#[cfg(feature = "files")]
+pub mod file;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
