@@ -344,3 +344,100 @@ pub fn gcpf_with(mode: u32, content: &[u8], pack: impl Fn(&[u8]) -> Vec<u8>) -> 
     out.extend_from_slice(b"GCPF");
     out
 }
+
+#[cfg(feature = "cli")]
+mod cli {
+    use super::*;
+    use std::process::Command;
+
+    fn run(args: &[&str]) -> (bool, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.success(), text(out.stdout), text(out.stderr))
+    }
+
+    fn path(engine: &str, name: &str) -> String {
+        data_dir()
+            .join(engine)
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn dump_opens_encrypted_and_compressed_saves_and_says_what_they_are() {
+        let save = path("godot4", "g4_multi_pass.bin");
+        let (ok, _, err) = run(&["dump", &save]);
+        assert!(!ok && err.contains("--password"), "{err}");
+        let (ok, out, err) = run(&["dump", &save, "--password", "s3cret"]);
+        assert!(ok, "{err}");
+        assert_eq!(out, "1\n\"two\"\n[3, Vector2(4, 5)]\n");
+        assert!(
+            err.contains("Godot 4 layout") && err.contains("60 bytes of content"),
+            "{err}"
+        );
+        let (ok, _, err) = run(&["dump", &save, "--password", "wrong"]);
+        assert!(!ok && err.contains("wrong key or password"), "{err}");
+
+        let zstd = path("godot3", "g3_multi_zstd.bin");
+        let (ok, out, err) = run(&["--dialect", "godot3", "dump", &zstd]);
+        assert!(ok, "{err}");
+        assert_eq!(out, "1\n\"two\"\n[ 3, Vector2( 4, 5 ) ]\n");
+        assert!(err.contains("GCPF, Zstd"), "{err}");
+
+        let key = "062b50759abfe4092e53789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81";
+        let (ok, out, err) = run(&[
+            "explain",
+            &path("godot3", "g3_multi_key.bin"),
+            "--dialect",
+            "godot3",
+            "--key",
+            key,
+        ]);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("mode 1 (Godot 3 layout: AES-256-ECB, no IV)"),
+            "{out}"
+        );
+        assert!(out.contains("string \"two\""), "{out}");
+    }
+
+    #[test]
+    fn convert_writes_a_godot4_save_in_the_same_container_with_the_same_password() {
+        let dir = std::env::temp_dir().join(format!("godot_bin_convert_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out_path = dir.join("save4.bin");
+        let out = out_path.to_string_lossy();
+        let (ok, report, err) = run(&[
+            "convert",
+            &path("godot3", "g3_save_pass.bin"),
+            &out,
+            "--password",
+            "s3cret",
+        ]);
+        assert!(ok, "{err}");
+        assert!(
+            report.contains("PackedStringArray") && report.contains("type 23 -> 34"),
+            "{report}"
+        );
+        let written = std::fs::read(&out_path).unwrap();
+        let key = Key::password("s3cret");
+        let mut reader =
+            Reader::with_key(&written[..], &key, &Config::new(Dialect::Godot4)).unwrap();
+        assert!(matches!(
+            reader.container(),
+            Container::Encrypted {
+                layout: Layout::Godot4 { .. },
+                ..
+            }
+        ));
+        let values: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
+        // The same values the Godot 3 save holds.
+        let plain = std::fs::read(data_dir().join("godot3/g3_save_pass.plain")).unwrap();
+        assert_eq!(values, frames_of(&plain, Dialect::Godot3));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -165,10 +165,10 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
         }
         (other, _) => other.clone(),
     };
+    let iv = random_iv()?;
     let mut writer = match &target {
         Target::Same | Target::Plain => Writer::plain(output, &write_cfg),
         Target::Encrypted(key) => {
-            let iv = random_iv()?;
             Writer::encrypted_layout(output, key, Layout::Godot4 { iv }, &write_cfg)
         }
         Target::Compressed(mode) => Writer::compressed(output, *mode, &write_cfg)?,
@@ -195,7 +195,7 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
     let output = match target {
         Target::Same | Target::Plain => Container::Plain,
         Target::Encrypted(_) => Container::Encrypted {
-            layout: Layout::Godot4 { iv: [0; 16] },
+            layout: Layout::Godot4 { iv },
             content_len,
         },
         Target::Compressed(compression) => Container::Compressed {
