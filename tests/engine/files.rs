@@ -381,7 +381,7 @@ fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
     res.assert_ok();
     assert_eq!(res.line_with_prefix("CLASSES "), "RefCounted Node3D", "{}", res.describe());
     // Spatial's `translation` is Node3D's `position`; the transform property carries it.
-    assert_eq!(res.line_with_prefix("NODE "), "(1, 2, 3)", "{}", res.describe());
+    assert_eq!(res.line_with_prefix("NODE "), "(1.0, 2.0, 3.0)", "{}", res.describe());
     assert_eq!(res.line_with_prefix("Q "), "true T true", "{}", res.describe());
     assert_eq!(res.line_with_prefix("REALS "), "true [1.5, 2.5] HP 7", "{}", res.describe());
 }
