@@ -334,3 +334,30 @@ fn a_large_compressed_save_streams_in_one_blocks_memory() {
     );
     println!("8 MiB of content from a {}-byte file: peak {peak}", f.len());
 }
+
+#[test]
+fn fuzz_crash_empty_content_with_a_wrong_md5() {
+    // Found by fuzz/file_compressed: a Godot 4 header announcing no content was accepted
+    // whatever MD5 it carried, since the check ran only after the last encrypted block.
+    // The engine checks the MD5 of the empty content too.
+    let good = golden("godot4", "g4_empty_key_iv.bin");
+    let key =
+        Key::from_hex("062b50759abfe4092e53789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81").unwrap();
+    assert_eq!(file::decrypt(&good, &key).unwrap(), b"");
+    let mut bad = good.clone();
+    bad[4] ^= 1;
+    let e = file::decrypt(&bad, &key).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::WrongKey), "{e}");
+    let e = Reader::with_key(&bad[..], &key, &Config::default())
+        .unwrap()
+        .read_value::<Variant>()
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::WrongKey), "{e}");
+    // The fuzzer's form: an MD5 starting with the word 1, so the Godot 3 layout is tried
+    // first (its length runs past the file) and then the Godot 4 one.
+    bad[4..8].copy_from_slice(&1u32.to_le_bytes());
+    assert!(file::decrypt(&bad, &key).is_err());
+    assert!(Reader::with_key(&bad[..], &key, &Config::default())
+        .and_then(|mut r| r.read_value::<Variant>())
+        .is_err());
+}

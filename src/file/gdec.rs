@@ -207,6 +207,8 @@ impl<R: Read> GdecReader<R> {
             return Ok(true);
         }
         if self.left == 0 {
+            // Empty content has an MD5 too, which must match.
+            self.check_md5()?;
             return Ok(false);
         }
         let n = (self.left as usize).min(CHUNK);
@@ -234,15 +236,24 @@ impl<R: Read> GdecReader<R> {
         self.buf.truncate(content);
         self.pos = 0;
         if self.left == 0 {
-            let digest: [u8; 16] = self.hasher.finalize_reset().into();
-            if digest != self.header.md5 {
-                self.buf.clear();
-                self.wrong_key = true;
-                return Err(ErrorKind::WrongKey.into());
-            }
-            self.verified = true;
+            self.check_md5()?;
         }
         Ok(!self.buf.is_empty())
+    }
+
+    /// Compares the MD5 of the content with the header's, once all of it is decrypted.
+    fn check_md5(&mut self) -> Result<()> {
+        if self.verified {
+            return Ok(());
+        }
+        let digest: [u8; 16] = self.hasher.finalize_reset().into();
+        if digest != self.header.md5 {
+            self.buf.clear();
+            self.wrong_key = true;
+            return Err(ErrorKind::WrongKey.into());
+        }
+        self.verified = true;
+        Ok(())
     }
 
     fn produced_padded(&self) -> u64 {
