@@ -38,7 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut writer = match container {
         Container::Plain => Writer::plain(Vec::new(), &cfg),
         Container::Encrypted { .. } => Writer::encrypted(Vec::new(), &key, &cfg)?,
-        Container::Compressed { compression, .. } => Writer::compressed(Vec::new(), compression, &cfg)?,
+        Container::Compressed { compression, .. } => {
+            Writer::compressed(Vec::new(), compression, &cfg)?
+        }
     };
     for v in &values {
         writer.write_value(v)?;

@@ -6,17 +6,31 @@
 use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot3::{self, Godot3};
 use crate::support::godot4::{self, Godot4};
-use godot_bin::file::{self, convert_godot3_to_godot4, Compression, ConvertOptions, Key, Reader, Writer};
+use godot_bin::file::{
+    self, convert_godot3_to_godot4, Compression, ConvertOptions, Key, Reader, Writer,
+};
 use godot_bin::{framing, Config, Dialect, Dictionary, Variant};
 use libtest_mimic::Trial;
 
 /// This area's trials, for `tests/engine/main.rs`.
 pub fn trials() -> Vec<Trial> {
     vec![
-        godot4_trial("files::godot4_reads_the_saves_we_write", godot4_reads_the_saves_we_write),
-        godot4_trial("files::we_read_the_saves_godot4_writes", we_read_the_saves_godot4_writes),
-        godot3_trial("files::godot3_reads_the_saves_we_write", godot3_reads_the_saves_we_write),
-        godot3_trial("files::we_read_the_saves_godot3_writes", we_read_the_saves_godot3_writes),
+        godot4_trial(
+            "files::godot4_reads_the_saves_we_write",
+            godot4_reads_the_saves_we_write,
+        ),
+        godot4_trial(
+            "files::we_read_the_saves_godot4_writes",
+            we_read_the_saves_godot4_writes,
+        ),
+        godot3_trial(
+            "files::godot3_reads_the_saves_we_write",
+            godot3_reads_the_saves_we_write,
+        ),
+        godot3_trial(
+            "files::we_read_the_saves_godot3_writes",
+            we_read_the_saves_godot3_writes,
+        ),
         godot4_trial(
             "files::a_godot3_save_converted_opens_in_godot4",
             a_godot3_save_converted_opens_in_godot4,
@@ -65,7 +79,12 @@ fn plain(values: &[Variant], cfg: &Config) -> Vec<u8> {
 fn raw_contents() -> Vec<(String, Vec<u8>)> {
     [0usize, 15, 4096, 8192, 10_000]
         .into_iter()
-        .map(|n| (format!("{n}"), (0..n).map(|i| (i * 31 % 253) as u8).collect()))
+        .map(|n| {
+            (
+                format!("{n}"),
+                (0..n).map(|i| (i * 31 % 253) as u8).collect(),
+            )
+        })
         .collect()
 }
 
@@ -82,11 +101,25 @@ fn our_files(dialect: Dialect, modes: &[Compression]) -> Vec<(String, Vec<u8>)> 
         w.finish().unwrap()
     };
     let mut files = vec![
-        ("p".to_owned(), write(Writer::encrypted(Vec::new(), &Key::password(PASSWORD), &cfg).unwrap())),
-        ("k".to_owned(), write(Writer::encrypted(Vec::new(), &Key::bytes(KEY), &cfg).unwrap())),
+        (
+            "p".to_owned(),
+            write(Writer::encrypted(Vec::new(), &Key::password(PASSWORD), &cfg).unwrap()),
+        ),
+        (
+            "k".to_owned(),
+            write(Writer::encrypted(Vec::new(), &Key::bytes(KEY), &cfg).unwrap()),
+        ),
     ];
     if dialect == Dialect::Godot4 {
-        files.push(("kiv".to_owned(), write(Writer::encrypted_with_iv(Vec::new(), &Key::bytes(KEY), IV, &cfg))));
+        files.push((
+            "kiv".to_owned(),
+            write(Writer::encrypted_with_iv(
+                Vec::new(),
+                &Key::bytes(KEY),
+                IV,
+                &cfg,
+            )),
+        ));
     }
     for &mode in modes {
         let m = mode.mode();
@@ -103,7 +136,10 @@ fn our_files(dialect: Dialect, modes: &[Compression]) -> Vec<(String, Vec<u8>)> 
                 .into_iter()
                 .map(|(n, c)| (format!("r{m}_{n}"), file::compress(&c, mode).unwrap()))
                 .collect();
-            (write(Writer::compressed(Vec::new(), mode, &cfg).unwrap()), raws)
+            (
+                write(Writer::compressed(Vec::new(), mode, &cfg).unwrap()),
+                raws,
+            )
         };
         files.push((format!("c{m}"), packed));
         files.extend(raws);
@@ -152,9 +188,15 @@ fn check_read_back(files: &[(String, Vec<u8>)], dialect: Dialect, read: impl Fn(
         if let Some(raw) = name.strip_prefix('r') {
             let size = raw.split('_').nth(1).unwrap();
             let content = &raws.iter().find(|(n, _)| n == size).unwrap().1;
-            assert_eq!(&got, content, "{dialect}: {name}: the engine read other bytes");
+            assert_eq!(
+                &got, content,
+                "{dialect}: {name}: the engine read other bytes"
+            );
         } else {
-            assert_eq!(got, expected, "{dialect}: {name}: the engine read other values");
+            assert_eq!(
+                got, expected,
+                "{dialect}: {name}: the engine read other values"
+            );
         }
     }
 }
@@ -162,8 +204,10 @@ fn check_read_back(files: &[(String, Vec<u8>)], dialect: Dialect, read: impl Fn(
 fn godot4_reads_the_saves_we_write(engine: &Godot4) {
     let files = our_files(Dialect::Godot4, &Compression::ALL);
     let names: Vec<String> = files.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-    let mut inputs: Vec<(String, &[u8])> =
-        files.iter().map(|(n, b)| (format!("{n}.bin"), &b[..])).collect();
+    let mut inputs: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (format!("{n}.bin"), &b[..]))
+        .collect();
     inputs.push(("key.raw".into(), &KEY));
     let inputs: Vec<(&str, &[u8])> = inputs.iter().map(|(n, b)| (n.as_str(), *b)).collect();
     let body = format!(
@@ -193,8 +237,17 @@ fn godot4_reads_the_saves_we_write(engine: &Godot4) {
     );
     let res = godot4::run_script(engine, &body, &inputs);
     res.assert_ok();
-    assert!(res.lines_with_prefix("FAILED").is_empty(), "{}", res.describe());
-    assert_eq!(res.lines_with_prefix("READ").len(), files.len(), "{}", res.describe());
+    assert!(
+        res.lines_with_prefix("FAILED").is_empty(),
+        "{}",
+        res.describe()
+    );
+    assert_eq!(
+        res.lines_with_prefix("READ").len(),
+        files.len(),
+        "{}",
+        res.describe()
+    );
     check_read_back(&files, Dialect::Godot4, |n| res.read_file(n));
 }
 
@@ -202,8 +255,10 @@ fn godot3_reads_the_saves_we_write(engine: &Godot3) {
     let modes = &Compression::ALL[..4]; // Brotli is Godot 4's
     let files = our_files(Dialect::Godot3, modes);
     let names: Vec<String> = files.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-    let mut inputs: Vec<(String, &[u8])> =
-        files.iter().map(|(n, b)| (format!("{n}.bin"), &b[..])).collect();
+    let mut inputs: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (format!("{n}.bin"), &b[..]))
+        .collect();
     inputs.push(("key.raw".into(), &KEY));
     let inputs: Vec<(&str, &[u8])> = inputs.iter().map(|(n, b)| (n.as_str(), *b)).collect();
     let body = format!(
@@ -236,8 +291,17 @@ fn godot3_reads_the_saves_we_write(engine: &Godot3) {
     );
     let res = godot3::run_script(engine, &body, &inputs);
     res.assert_ok();
-    assert!(res.lines_with_prefix("FAILED").is_empty(), "{}", res.describe());
-    assert_eq!(res.lines_with_prefix("READ").len(), files.len(), "{}", res.describe());
+    assert!(
+        res.lines_with_prefix("FAILED").is_empty(),
+        "{}",
+        res.describe()
+    );
+    assert_eq!(
+        res.lines_with_prefix("READ").len(),
+        files.len(),
+        "{}",
+        res.describe()
+    );
     check_read_back(&files, Dialect::Godot3, |n| res.read_file(n));
 }
 
@@ -258,21 +322,32 @@ fn check_engine_files(
     assert_eq!(expected, values(dialect));
     for name in names {
         let bytes = read(&format!("{name}.bin"));
-        let key = if *name == "p" { Key::password(PASSWORD) } else { Key::bytes(KEY) };
+        let key = if *name == "p" {
+            Key::password(PASSWORD)
+        } else {
+            Key::bytes(KEY)
+        };
         let mut reader = Reader::with_key(&bytes[..], &key, &cfg).unwrap();
         let got: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
         assert_eq!(got, expected, "{dialect}: {name}");
         let ours = match (*name, dialect) {
             ("p" | "k", Dialect::Godot3) => Some(file::encrypt(&plain, &key, dialect).unwrap()),
             ("kiv", _) => Some(file::encrypt_with_iv(&plain, &key, IV).unwrap()),
-            ("p" | "k", _) => Some(file::encrypt_with_iv(&plain, &key, bytes[28..44].try_into().unwrap()).unwrap()),
+            ("p" | "k", _) => Some(
+                file::encrypt_with_iv(&plain, &key, bytes[28..44].try_into().unwrap()).unwrap(),
+            ),
             (c, _) => {
                 let mode = Compression::from_mode(c[1..].parse().unwrap()).unwrap();
-                same_bytes.contains(&mode).then(|| file::compress(&plain, mode).unwrap())
+                same_bytes
+                    .contains(&mode)
+                    .then(|| file::compress(&plain, mode).unwrap())
             }
         };
         if let Some(ours) = ours {
-            assert!(ours == bytes, "{dialect}: {name}: our file differs from the engine's");
+            assert!(
+                ours == bytes,
+                "{dialect}: {name}: our file differs from the engine's"
+            );
         }
     }
 }
@@ -301,7 +376,12 @@ fn we_read_the_saves_godot4_writes(engine: &Godot4) {
     let res = godot4::run_script(engine, &body, &[("key.raw", &KEY), ("iv.raw", &IV)]);
     res.assert_ok();
     let all = Compression::ALL[..4].to_vec();
-    check_engine_files(Dialect::Godot4, |n| res.read_file(n), &["p", "k", "kiv", "c0", "c1", "c2", "c3"], &all);
+    check_engine_files(
+        Dialect::Godot4,
+        |n| res.read_file(n),
+        &["p", "k", "kiv", "c0", "c1", "c2", "c3"],
+        &all,
+    );
 }
 
 fn we_read_the_saves_godot3_writes(engine: &Godot3) {
@@ -329,7 +409,12 @@ fn we_read_the_saves_godot3_writes(engine: &Godot3) {
     res.assert_ok();
     // Godot 3.2.3's Zstandard is older than ours: its Zstd bytes may differ.
     let same = [Compression::FastLz, Compression::Deflate, Compression::Gzip];
-    check_engine_files(Dialect::Godot3, |n| res.read_file(n), &["p", "k", "c0", "c1", "c2", "c3"], &same);
+    check_engine_files(
+        Dialect::Godot3,
+        |n| res.read_file(n),
+        &["p", "k", "c0", "c1", "c2", "c3"],
+        &same,
+    );
 }
 
 fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
@@ -358,7 +443,8 @@ fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
     let save3 = res.read_file("save3.bin");
     let key = Key::password(PASSWORD);
     let mut save4 = Vec::new();
-    let done = convert_godot3_to_godot4(&save3[..], &mut save4, &ConvertOptions::new().key(key)).unwrap();
+    let done =
+        convert_godot3_to_godot4(&save3[..], &mut save4, &ConvertOptions::new().key(key)).unwrap();
     assert_eq!(done.values, 1);
     let renamed: Vec<&str> = done.issues.iter().map(|i| i.path.as_str()).collect();
     assert_eq!(renamed, ["[\"ref\"]", "[\"node\"]"], "{:?}", done.issues);
@@ -379,9 +465,29 @@ fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
         &[("save4.bin", &save4)],
     );
     res.assert_ok();
-    assert_eq!(res.line_with_prefix("CLASSES "), "RefCounted Node3D", "{}", res.describe());
+    assert_eq!(
+        res.line_with_prefix("CLASSES "),
+        "RefCounted Node3D",
+        "{}",
+        res.describe()
+    );
     // Spatial's `translation` is Node3D's `position`; the transform property carries it.
-    assert_eq!(res.line_with_prefix("NODE "), "(1.0, 2.0, 3.0)", "{}", res.describe());
-    assert_eq!(res.line_with_prefix("Q "), "true T true", "{}", res.describe());
-    assert_eq!(res.line_with_prefix("REALS "), "true [1.5, 2.5] HP 7", "{}", res.describe());
+    assert_eq!(
+        res.line_with_prefix("NODE "),
+        "(1.0, 2.0, 3.0)",
+        "{}",
+        res.describe()
+    );
+    assert_eq!(
+        res.line_with_prefix("Q "),
+        "true T true",
+        "{}",
+        res.describe()
+    );
+    assert_eq!(
+        res.line_with_prefix("REALS "),
+        "true [1.5, 2.5] HP 7",
+        "{}",
+        res.describe()
+    );
 }

@@ -1,93 +1,22 @@
 //! Peak allocation while decoding hostile packets stays under `64 × input + 64 KiB`.
 //!
-//! A counting `#[global_allocator]` wraps `System`. The counters are per thread (a
-//! `const`-initialised thread-local, which needs no allocation and no destructor), so the
-//! test harness and other tests running at the same time do not disturb a measurement;
-//! each measurement runs its decode on the measuring thread and reads the peak above the
+//! The counting allocator of `tests/support/alloc.rs` counts per thread, so the test
+//! harness and other tests running at the same time do not disturb a measurement; each
+//! measurement runs its decode on the measuring thread and reads the peak above the
 //! bytes live when it started. Run with `--nocapture` to see the table of peaks.
+
+use crate::support::alloc;
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, NodePath, PackedByteArray, PackedInt32Array,
     PackedStringArray, Variant,
 };
 use serde::Deserialize;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::HashMap;
-
-struct Counting;
-
-thread_local! {
-    /// Bytes allocated by this thread and not yet freed (may go negative when a thread
-    /// frees what another allocated; only differences matter).
-    static CURRENT: Cell<isize> = const { Cell::new(0) };
-    /// The highest `CURRENT` since the last reset.
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn grow(n: usize) {
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get() + n as isize;
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrink(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get() - n as isize));
-}
-
-// SAFETY: every call is forwarded to `System` unchanged; the wrapper only counts sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        shrink(layout.size());
-    }
-
-    /// Counted as the worst case of a moving realloc: the new block is live before the old
-    /// one is freed.
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = System.realloc(p, layout, new_size);
-        if !q.is_null() {
-            grow(new_size);
-            shrink(layout.size());
-        }
-        q
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
 
 /// The bound: a small multiple of the input, plus a constant for fixed-size bookkeeping.
 fn bound(input: usize) -> usize {
     64 * input + (64 << 10)
-}
-
-/// Runs `decode` and returns the peak bytes it had allocated at once on this thread.
-fn peak_of<R>(decode: impl FnOnce() -> R) -> usize {
-    let base = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let result = decode();
-    let peak = PEAK.with(Cell::get) - base;
-    drop(result);
-    peak.max(0) as usize
 }
 
 /// One measured decode.
@@ -114,7 +43,7 @@ impl Report {
         expect_ok: bool,
     ) {
         let mut ok = false;
-        let peak = peak_of(|| {
+        let peak = alloc::peak_of(|| {
             let r = cfg.from_slice::<T>(bytes);
             ok = r.is_ok();
             r

@@ -1,11 +1,10 @@
 //! Hostile input: truncated, mutated, length-bomb and deeply nested packets must fail with
 //! a typed error at the right offset, never panic, never overflow the stack.
 //!
-//! The packets come from the golden rows (`../shared/golden/*.tsv`, read at test time),
+//! The packets come from the golden rows (`tests/data/golden/*.tsv`),
 //! each decoded in the dialect of the engine that made it.
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::{golden, hex};
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, Error, ErrorKind, NodePath, PackedByteArray,
@@ -31,10 +30,6 @@ impl XorShift {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Every dialect the crate speaks.
@@ -98,7 +93,12 @@ fn every_truncation_of_every_golden_packet_is_an_error() {
         for k in 0..row.bytes.len() {
             checked += 1;
             let prefix = &row.bytes[..k];
-            let what = format!("{} {} cut at {k}: {}", row.file, row.name, hex(prefix));
+            let what = format!(
+                "{} {} cut at {k}: {}",
+                row.file,
+                row.name,
+                hex::encode(prefix)
+            );
             match decode(&cfg, prefix) {
                 Err(panic) => failures.push(format!("{what}: PANIC {panic}")),
                 // A prefix may decode only when it is the same complete packet (the bytes cut
@@ -158,7 +158,7 @@ fn mutations(original: u8, rng: &mut XorShift) -> [u8; 8] {
 /// encoding must decode to a value that encodes to the same bytes. The generic serde path
 /// (`IgnoredAny`) must accept exactly what the native `Variant` decode accepts.
 fn check_mutant(cfg: &Config, bytes: &[u8], what: &str, failures: &mut Vec<String>) -> bool {
-    let what = || format!("{what}: {}", hex(bytes));
+    let what = || format!("{what}: {}", hex::encode(bytes));
     let generic = catch_unwind(AssertUnwindSafe(|| {
         cfg.take_from_slice::<IgnoredAny>(bytes)
             .map(|(_, rest)| bytes.len() - rest.len())
@@ -208,14 +208,14 @@ fn check_mutant(cfg: &Config, bytes: &[u8], what: &str, failures: &mut Vec<Strin
                     other => failures.push(format!(
                         "{}: unstable re-encoding of {v:?}: {} then {:?}",
                         what(),
-                        hex(&first),
-                        other.map(|b| hex(&b))
+                        hex::encode(&first),
+                        other.map(|b| hex::encode(&b))
                     )),
                 },
                 Err(e) => failures.push(format!(
                     "{}: our encoding {} of {v:?} does not decode: {e}",
                     what(),
-                    hex(&first)
+                    hex::encode(&first)
                 )),
             }
             true
@@ -340,7 +340,7 @@ fn length_bombs_fail_fast_with_length_out_of_range() {
         for (name, packet, at) in length_bombs(dialect) {
             let err = cfg
                 .from_slice::<Variant>(&packet)
-                .expect_err(&format!("{dialect} {name}: {}", hex(&packet)));
+                .expect_err(&format!("{dialect} {name}: {}", hex::encode(&packet)));
             assert!(
                 matches!(err.kind(), ErrorKind::LengthOutOfRange(_)),
                 "{dialect} {name}: {err:?}"

@@ -1,8 +1,7 @@
-//! Every engine-made packet in `../shared/golden/*.tsv` decodes, and re-encodes to the
+//! Every engine-made packet in `tests/data/golden/*.tsv` decodes, and re-encodes to the
 //! engine's bytes (NodePath padding aside).
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::golden;
 
 use godot_bin::{Dialect, Variant};
 

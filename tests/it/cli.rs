@@ -1,8 +1,7 @@
-//! The `godot-bin` binary, run on the engine-made packets of `../shared/golden`.
+//! The `godot-bin` binary, run on the engine-made packets of `tests/data/golden`.
 #![cfg(feature = "cli")]
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::golden;
 
 use godot_bin::{Dialect, Variant};
 use std::io::Write;
@@ -74,13 +73,6 @@ impl Drop for TempFile {
     }
 }
 
-/// The golden files escape tabs, newlines and backslashes in the text column.
-fn unescape(s: &str) -> String {
-    s.replace("\\n", "\n")
-        .replace("\\t", "\t")
-        .replace("\\\\", "\\")
-}
-
 /// Splits `dump` output of a .tsv into (name, text) pairs: a line starting with a row
 /// name and a tab starts a row, other lines continue the text.
 fn rows_of(output: &str, names: &[String]) -> Vec<(String, String)> {
@@ -133,7 +125,7 @@ fn dump_prints_the_engines_text_for_golden_files() {
                 "{file} {name}"
             );
             // And the engine's own text, wherever no float of the row was rounded.
-            let engine = unescape(&row.text);
+            let engine = golden::unescape(&row.text);
             if engine.parse::<Variant>().is_ok_and(|v| v == value) {
                 assert_eq!(
                     ours,

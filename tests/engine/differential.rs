@@ -22,17 +22,25 @@
 //! `var2bytes` would write the wrapper's own (random) instance id; both sides therefore
 //! replace each object id by its int value (and the null id by null) before encoding.
 //!
-//! The test skips (with a notice) when the engine is missing, unless
-//! `GODOT_BIN_REQUIRE_ENGINE=1`. The engine runs are bounded in time.
+//! The engine runs are bounded in time. What the differential found about decoding is
+//! also checked without the engine, in `tests/it/differential.rs`.
 
-#[path = "support/godot3.rs"]
-mod godot3;
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::{godot3, golden, hex};
 
+use crate::support::engine::godot3_trial;
+use crate::support::godot3::Godot3;
 use godot_bin::{Config, Dialect, ErrorKind, Variant};
+use libtest_mimic::Trial;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+
+/// This area's trials, for `tests/engine/main.rs`.
+pub fn trials() -> Vec<Trial> {
+    vec![godot3_trial(
+        "differential::engine_and_crate_agree_on_mutated_packets",
+        engine_and_crate_agree_on_mutated_packets,
+    )]
+}
 
 /// The GDScript that decodes one packet. It lives in its own script (loaded from the run
 /// directory) so that a `bytes2var` error aborts only `one()`, and the loop goes on.
@@ -300,7 +308,7 @@ fn packets() -> Vec<Vec<u8>> {
 }
 
 /// Runs the engine over `packets`, restarting after a packet that crashes or hangs it.
-fn run_engine(engine: &std::path::Path, packets: &[Vec<u8>]) -> Vec<Engine> {
+fn run_engine(engine: &Godot3, packets: &[Vec<u8>]) -> Vec<Engine> {
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut results: Vec<Option<Engine>> = vec![None; packets.len()];
     let mut start = 0;
@@ -331,7 +339,7 @@ fn run_engine(engine: &std::path::Path, packets: &[Vec<u8>]) -> Vec<Engine> {
                 results[index(i)] = Some(Engine::EncodeFailed);
             } else if let Some(rest) = line.strip_prefix("V:") {
                 let (i, hex) = rest.split_once(':').expect("V:i:hex");
-                let bytes = godot3::hex_decode(hex).expect("engine hex");
+                let bytes = hex::decode(hex).expect("engine hex");
                 results[index(i)] = Some(Engine::Value(bytes));
             }
         }
@@ -344,7 +352,7 @@ fn run_engine(engine: &std::path::Path, packets: &[Vec<u8>]) -> Vec<Engine> {
             "engine stopped on packet {crashed} (status {:?}, timed out {}): {}",
             res.status,
             res.timed_out,
-            godot3::hex_encode(&packets[crashed])
+            hex::encode(&packets[crashed])
         );
         results[crashed] = Some(Engine::Crashed);
         start = crashed + 1;
@@ -430,74 +438,11 @@ fn engine_only_utf8(packet: &[u8], at: usize) -> bool {
     })
 }
 
-/// The engine adds the NodePath name and subname counts as `uint32_t` (FORMAT.md §2.6:
-/// "the counts are not checked up front"), so a sum past 2^32 wraps to a small total and
-/// the packet decodes (found by the differential test below).
-#[test]
-fn nodepath_counts_wrap_as_in_the_engine() {
-    for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
-        let cfg = Config::new(dialect);
-        let header = cfg
-            .to_vec(&godot_bin::NodePath::from("a"))
-            .expect("encode a NodePath")[0];
-        // 0x7FFFFFFF names + 0x80000000 subnames + 1 (flag bit 1) = 2^32 → 0 strings.
-        let mut packet = vec![header, 0, 0, 0];
-        for w in [0xFFFF_FFFFu32, 0x8000_0000, 2] {
-            packet.extend_from_slice(&w.to_le_bytes());
-        }
-        let path: godot_bin::NodePath = cfg.from_slice(&packet).unwrap();
-        assert_eq!(path, godot_bin::NodePath::default(), "{dialect}");
-        // 0x7FFFFFFF names + 0x80000002 subnames = 2^32 + 1 → one string, a name
-        // (index 0 < the name count).
-        let mut packet = vec![header, 0, 0, 0];
-        for w in [
-            0xFFFF_FFFFu32,
-            0x8000_0002,
-            0,
-            1,
-            u32::from_le_bytes(*b"a\0\0\0"),
-        ] {
-            packet.extend_from_slice(&w.to_le_bytes());
-        }
-        let path: godot_bin::NodePath = cfg.from_slice(&packet).unwrap();
-        assert_eq!(path.names, ["a"], "{dialect}");
-        assert!(path.subnames.is_empty(), "{dialect}");
-    }
-}
-
-/// NODE_PATH, no names, no subnames, flags = absolute: the engine decodes it as the empty
-/// relative path, so `var2bytes` writes flags 0 (found by the differential test below).
-#[test]
-fn empty_absolute_nodepath_decodes_as_relative() {
-    for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
-        let cfg = Config::new(dialect);
-        let header = cfg
-            .to_vec(&godot_bin::NodePath::from("a"))
-            .expect("encode a NodePath")[0];
-        let packet = [header, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0];
-        let path: godot_bin::NodePath = cfg.from_slice(&packet).unwrap();
-        assert!(!path.absolute, "{dialect}: {path:?}");
-        // And so it re-encodes as the engine's var2bytes does: flags 0.
-        let v: Variant = cfg.from_slice(&packet).unwrap();
-        assert_eq!(cfg.to_vec(&v).unwrap()[12..16], [0, 0, 0, 0], "{dialect}");
-    }
-    // With a subname, the flag stays.
-    let cfg = Config::new(Dialect::Godot3);
-    let p: godot_bin::NodePath = cfg
-        .from_slice(&cfg.to_vec(&godot_bin::NodePath::from("/:x")).unwrap())
-        .unwrap();
-    assert!(p.absolute);
-}
-
-#[test]
-fn engine_and_crate_agree_on_mutated_packets() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn engine_and_crate_agree_on_mutated_packets(engine: &Godot3) {
     let packets = packets();
     assert!(packets.len() > 3000, "{} packets", packets.len());
     let started = Instant::now();
-    let engine_results = run_engine(&engine, &packets);
+    let engine_results = run_engine(engine, &packets);
     let engine_time = started.elapsed();
 
     let cfg = Config::new(Dialect::Godot3);
@@ -506,7 +451,7 @@ fn engine_and_crate_agree_on_mutated_packets() {
     let mut disagreements = Vec::new();
     let mut crashes = Vec::new();
     for (i, (packet, engine)) in packets.iter().zip(&engine_results).enumerate() {
-        let hex = godot3::hex_encode(packet);
+        let hex = hex::encode(packet);
         let ours = cfg.take_from_slice::<Variant>(packet);
         let mut note = |key: &'static str| *counts.entry(key).or_default() += 1;
         match (engine, ours) {
@@ -540,7 +485,7 @@ fn engine_and_crate_agree_on_mutated_packets() {
                 note("DISAGREE: engine decodes, we refuse");
                 disagreements.push(format!(
                     "#{i} {hex}: engine decodes to {}, we: {e}",
-                    godot3::hex_encode(b)
+                    hex::encode(b)
                 ));
             }
             (Engine::Value(theirs), Ok((v, _))) => {
@@ -562,8 +507,8 @@ fn engine_and_crate_agree_on_mutated_packets() {
                 note("DISAGREE: different values");
                 disagreements.push(format!(
                     "#{i} {hex}: engine {} ours {} ({v:?})",
-                    godot3::hex_encode(theirs),
-                    godot3::hex_encode(&mine)
+                    hex::encode(theirs),
+                    hex::encode(&mine)
                 ));
             }
         }

@@ -1,7 +1,6 @@
 //! Save files: every engine-made encrypted and compressed file reads to its plain content,
 //! and what this crate writes matches the engine's bytes wherever the engine's output is
 //! deterministic.
-#![cfg(feature = "files")]
 
 use godot_bin::file::{self, Compression, Container, Key, Layout, Reader, Writer};
 use godot_bin::framing::{self, ENGINE_MAX_FRAME_LEN};
@@ -62,7 +61,7 @@ impl Row {
 }
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/files")
+    crate::support::golden::data_dir().join("files")
 }
 
 fn rows() -> Vec<Row> {

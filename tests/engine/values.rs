@@ -8,23 +8,38 @@
 //!   crate decodes it into the derived struct and into `Variant`.
 //! * The engine writes one packet per Godot 3 builtin type; the crate decodes each into
 //!   `Variant` (asserted against a value built here) and re-encodes it to the engine's bytes.
-//!
-//! Every test returns early with a notice on stderr when the engine is not installed, unless
-//! `GODOT_BIN_REQUIRE_ENGINE=1` (CI), which makes a missing engine a failure.
 
-#[path = "support/godot3.rs"]
-mod godot3;
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::{godot3, golden, hex};
 
+use crate::support::engine::godot3_trial;
+use crate::support::godot3::Godot3;
 use godot_bin::{
     Aabb, Array, Basis, Color, Config, Dialect, Dictionary, NodePath, PackedByteArray,
     PackedColorArray, PackedFloat32Array, PackedInt32Array, PackedStringArray, PackedVector2Array,
     PackedVector3Array, Plane, Quaternion, Rect2, Rid, Transform2D, Transform3D, Variant, Vector2,
     Vector3,
 };
+use libtest_mimic::Trial;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// This area's trials, for `tests/engine/main.rs`.
+pub fn trials() -> Vec<Trial> {
+    vec![
+        godot3_trial(
+            "values::engine_reads_what_the_crate_writes",
+            engine_reads_what_the_crate_writes,
+        ),
+        godot3_trial(
+            "values::crate_reads_what_the_engine_writes",
+            crate_reads_what_the_engine_writes,
+        ),
+        godot3_trial(
+            "values::every_builtin_round_trips_through_the_crate",
+            every_builtin_round_trips_through_the_crate,
+        ),
+    ]
+}
 
 fn cfg() -> Config {
     Config::new(Dialect::Godot3)
@@ -36,8 +51,8 @@ fn assert_same_bytes(what: &str, ours: &[u8], engine: &[u8]) {
     if let Err(diff) = golden::compare(ours, engine, &cfg()) {
         panic!(
             "{what}: our bytes differ from the engine's: {diff}\n ours:   {}\n engine: {}",
-            godot3::hex_encode(ours),
-            godot3::hex_encode(engine)
+            hex::encode(ours),
+            hex::encode(engine)
         );
     }
 }
@@ -142,14 +157,10 @@ const SAMPLE_VAR2STR: &[&str] = &[
     "}",
 ];
 
-#[test]
-fn engine_reads_what_the_crate_writes() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn engine_reads_what_the_crate_writes(engine: &Godot3) {
     let ours = cfg().to_vec(&sample()).expect("encode");
     let res = godot3::run_script(
-        &engine,
+        engine,
         r#"
             var v = bytes2var(read_bytes("in.bin"))
             print("TYPE:", typeof(v))
@@ -166,15 +177,11 @@ fn engine_reads_what_the_crate_writes() {
     assert_eq!(res.read_string("out.txt"), SAMPLE_VAR2STR.join("\n"));
 }
 
-#[test]
-fn crate_reads_what_the_engine_writes() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn crate_reads_what_the_engine_writes(engine: &Godot3) {
     // The same shape as `sample()`, built by the engine, with the keys in the struct's
     // declaration order (Godot 3 Dictionaries keep insertion order).
     let res = godot3::run_script(
-        &engine,
+        engine,
         r#"
             var d = {}
             d["name"] = "Zoë «日本語» 🎮"
@@ -453,11 +460,7 @@ fn builtin_cases() -> Vec<(&'static str, &'static str, Variant)> {
     ]
 }
 
-#[test]
-fn every_builtin_round_trips_through_the_crate() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn every_builtin_round_trips_through_the_crate(engine: &Godot3) {
     let cases = builtin_cases();
     // One engine run: one packet file per case.
     let mut body = String::from("var cases = []\n");
@@ -470,7 +473,7 @@ fn every_builtin_round_trips_through_the_crate() {
          \tprint(\"WROTE:\", c[0])\n",
     );
     // The engine creates no directory for write_bytes: give it one.
-    let res = godot3::run_script(&engine, &body, &[("out/.keep", b"")]);
+    let res = godot3::run_script(engine, &body, &[("out/.keep", b"")]);
     res.assert_ok();
     let wrote = res.lines_with_prefix("WROTE:");
     assert_eq!(
@@ -487,7 +490,7 @@ fn every_builtin_round_trips_through_the_crate() {
             Err(e) => {
                 failures.push(format!(
                     "{name}: decode failed: {e}\n engine: {}",
-                    godot3::hex_encode(&engine_bytes)
+                    hex::encode(&engine_bytes)
                 ));
                 continue;
             }
@@ -495,7 +498,7 @@ fn every_builtin_round_trips_through_the_crate() {
         if &decoded != expected {
             failures.push(format!(
                 "{name}: decoded {decoded:?}, expected {expected:?}\n engine: {}",
-                godot3::hex_encode(&engine_bytes)
+                hex::encode(&engine_bytes)
             ));
             continue;
         }
@@ -503,8 +506,8 @@ fn every_builtin_round_trips_through_the_crate() {
         if let Err(diff) = golden::compare(&ours, &engine_bytes, &cfg()) {
             failures.push(format!(
                 "{name}: {diff}\n ours:   {}\n engine: {}",
-                godot3::hex_encode(&ours),
-                godot3::hex_encode(&engine_bytes)
+                hex::encode(&ours),
+                hex::encode(&engine_bytes)
             ));
         }
     }

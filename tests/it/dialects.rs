@@ -3,25 +3,16 @@
 //! hand from `../shared/spec/FORMAT.md`, each with the section its bytes come from. Every
 //! one decodes into the expected value and re-encodes to the same bytes.
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::{golden, hex};
 
 use godot_bin::{
     Array, Config, Dialect, Dictionary, ElementType, ErrorKind, Image, InputEvent, NodePath,
     ObjectId, Rid, TypedArray, Variant, VariantType, Vector2i, Vector3,
 };
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 /// `bytes` decode into `expected` in `cfg`, and `expected` encodes to `bytes`.
 fn both_ways(cfg: &Config, bytes: &str, expected: Variant) {
-    let bytes = hex(bytes);
+    let bytes = hex::bytes(bytes);
     let decoded: Variant = cfg
         .from_slice(&bytes)
         .unwrap_or_else(|e| panic!("{expected:?}: {e}"));
@@ -43,7 +34,7 @@ fn godot2_examples_of_format_section_4_8() {
     both_ways(&g2, "02000000 01000000", Variant::Int(1));
     both_ways(&g2, "03000000 0000003f", Variant::Float(0.5));
     // E2.3: 0.1 is narrowed to f32 (§4.3, "doubles are narrowed").
-    assert_eq!(g2.to_vec(&0.1f64).unwrap(), hex("03000000 cdcccc3d"));
+    assert_eq!(g2.to_vec(&0.1f64).unwrap(), hex::bytes("03000000 cdcccc3d"));
     // E2.4: §1 item 5, pads not written by the engine; we write zeros.
     both_ways(&g2, "04000000 02000000 68690000", Variant::from("hi"));
     // E2.5: §4.3 VECTOR3 is id 7, f32 components.
@@ -165,13 +156,13 @@ fn godot2_refuses_what_it_cannot_express() {
         ErrorKind::TypeNotInDialect { .. }
     ));
     // §4.5: an Image format at or past FORMAT_MAX (23) is refused when decoding.
-    let bad = hex("0f000000 17000000 00000000 01000000 01000000 00000000");
+    let bad = hex::bytes("0f000000 17000000 00000000 01000000 01000000 00000000");
     assert!(matches!(
         g2.from_slice::<Variant>(&bad).unwrap_err().kind(),
         ErrorKind::InvalidData(_)
     ));
     // §1 item 4: Godot 2 refuses a header with any flag bit.
-    let flagged = hex("02000100 01000000 00000000");
+    let flagged = hex::bytes("02000100 01000000 00000000");
     assert!(matches!(
         g2.from_slice::<Variant>(&flagged).unwrap_err().kind(),
         ErrorKind::UnknownTypeId { .. }
@@ -180,7 +171,7 @@ fn godot2_refuses_what_it_cannot_express() {
 
 #[test]
 fn pandemonium_examples_of_format_section_5_6() {
-    // P2 (Dialect::Pandemonium) has engine-made rows in ../shared/golden/pandemonium.tsv,
+    // P2 (Dialect::Pandemonium) has engine-made rows in tests/data/golden/pandemonium.tsv,
     // checked by tests/golden.rs; these are the two tables no golden file covers.
     let p1 = Config::new(Dialect::Pandemonium37);
     let p3 = Config::new(Dialect::Pandemonium5);
@@ -259,7 +250,7 @@ fn godot4_forms_no_golden_row_shows() {
     // E4.6, E4.7: NaN is always 64-bit, INF 32-bit (§2.3).
     assert_eq!(
         g4.to_vec(&f64::NAN).unwrap(),
-        hex("03000100 000000000000f87f")
+        hex::bytes("03000100 000000000000f87f")
     );
     both_ways(&g4, "03000000 0000807f", Variant::Float(f64::INFINITY));
     both_ways(&g4, "03000000 00000080", Variant::Float(-0.0));
@@ -301,7 +292,10 @@ fn double_precision_builds() {
     let e427 = "09000100 000000000000f03f 0000000000000040 0000000000000840";
     both_ways(&double, e427, Variant::from(v));
     // Decoding follows each packet's flag, whatever the option says.
-    assert_eq!(godot_bin::from_slice::<Vector3>(&hex(e427)).unwrap(), v);
+    assert_eq!(
+        godot_bin::from_slice::<Vector3>(&hex::bytes(e427)).unwrap(),
+        v
+    );
     assert_eq!(
         double
             .from_slice::<Vector3>(&godot_bin::to_vec(&v).unwrap())

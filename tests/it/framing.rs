@@ -1,8 +1,7 @@
 //! Length-prefixed framing over `std::io` (`StreamPeer.put_var`, `FileAccess.store_var`)
 //! and bare packets (`PacketPeer.put_var`).
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::{alloc, golden};
 
 use godot_bin::framing::{
     self, decode_packet, encode_packet, frames, read_framed, read_framed_variant, variant_frames,
@@ -10,33 +9,10 @@ use godot_bin::framing::{
 };
 use godot_bin::{Config, Dialect, Error, ErrorKind, Variant, Vector2, Vector3};
 use serde::{Deserialize, Serialize};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Records the largest single allocation, to show that a hostile length prefix does not
 /// make the reader allocate what it announces.
-struct LargestAlloc;
-
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for LargestAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
-#[global_allocator]
-static ALLOC: LargestAlloc = LargestAlloc;
-
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 struct Move {
     player: String,
@@ -294,11 +270,11 @@ fn an_allowed_but_unfulfilled_length_allocates_only_what_arrives() {
     let cfg = Config::default();
     let mut stream = (1u32 << 30).to_le_bytes().to_vec();
     stream.extend_from_slice(&[0; 10]);
-    LARGEST.store(0, Ordering::Relaxed);
+    alloc::reset_largest();
     let (kind, offset) = kind_of(read_framed_variant(&stream[..], &cfg, 1 << 30));
     assert!(matches!(kind, ErrorKind::UnexpectedEof), "{kind:?}");
     assert_eq!(offset, Some(PREFIX_LEN + 10));
-    let largest = LARGEST.load(Ordering::Relaxed);
+    let largest = alloc::largest();
     assert!(
         largest < 4 << 20,
         "largest allocation {largest} bytes for a 10-byte packet"

@@ -2,25 +2,43 @@
 //! `get_var` through an echo server in this process, `File.store_var` / `get_var` files
 //! in both directions (little- and big-endian prefixes), and `PacketPeerUDP` bare packets.
 //!
-//! Skipped (with a notice) when `godot3-server` is absent, unless
-//! `GODOT_BIN_REQUIRE_ENGINE=1`. Each test is one or two engine runs of well under a
-//! second; every wait in the scripts is bounded, and the harness kills the engine after
-//! 60 s in any case.
+//! Each test is one or two engine runs of well under a second; every wait in the scripts
+//! is bounded, and the harness kills the engine after 60 s in any case.
 
-#[path = "support/godot3.rs"]
-mod godot3;
+use crate::support::godot3;
 
+use crate::support::engine::godot3_trial;
+use crate::support::godot3::Godot3;
 use godot_bin::framing::{self, decode_packet, encode_packet, frames, write_framed, Framing};
 use godot_bin::{
     Color, Config, Dialect, NodePath, PackedStringArray, PackedVector2Array, Variant, VariantType,
     Vector2, Vector3,
 };
+use libtest_mimic::Trial;
 use serde::{Deserialize, Serialize};
 use std::io::{BufReader, BufWriter, Write};
 use std::net::{TcpListener, UdpSocket};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
+
+/// This area's trials, for `tests/engine/main.rs`.
+pub fn trials() -> Vec<Trial> {
+    vec![
+        godot3_trial(
+            "stream::stream_peer_tcp_put_var_round_trips_every_godot3_type",
+            stream_peer_tcp_put_var_round_trips_every_godot3_type,
+        ),
+        godot3_trial(
+            "stream::file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var",
+            file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var,
+        ),
+        godot3_trial(
+            "stream::packet_peer_udp_put_var_uses_bare_packets",
+            packet_peer_udp_put_var_uses_bare_packets,
+        ),
+    ]
+}
 
 const MAX_FRAME_LEN: usize = 4 << 20;
 
@@ -207,11 +225,7 @@ fn echo_one_client(listener: TcpListener, cfg: Config) -> godot_bin::Result<Vec<
     Ok(seen)
 }
 
-#[test]
-fn stream_peer_tcp_put_var_round_trips_every_godot3_type() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn stream_peer_tcp_put_var_round_trips_every_godot3_type(engine: &Godot3) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let (done_tx, done_rx) = mpsc::channel();
@@ -252,7 +266,7 @@ fn stream_peer_tcp_put_var_round_trips_every_godot3_type() {
         "#,
         cases = with_helpers(&gd_cases()),
     );
-    let run = godot3::run_script(&engine, &body, &[]);
+    let run = godot3::run_script(engine, &body, &[]);
     run.assert_ok();
 
     let bad = run.lines_with_prefix("STREAM:BAD ");
@@ -288,16 +302,12 @@ enum Event {
     Quit,
 }
 
-#[test]
-fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var(engine: &Godot3) {
     let cfg = godot3_cfg();
 
     // 1. The engine writes values with File.store_var, with and without endian_swap.
     let write = godot3::run_script(
-        &engine,
+        engine,
         r#"
         var values = [
             {"name": "ada", "hp": 100, "pos": Vector3(1, 2, 3), "tags": PoolStringArray(["a", "b"])},
@@ -402,7 +412,7 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var() {
     put!(());
 
     let read = godot3::run_script(
-        &engine,
+        engine,
         r#"
         var expected = [
             {"name": "bob", "hp": -5, "pos": Vector3(4, 5, 6.5), "tags": PoolStringArray(["x"])},
@@ -443,11 +453,7 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var() {
     }
 }
 
-#[test]
-fn packet_peer_udp_put_var_uses_bare_packets() {
-    let Some(engine) = godot3::engine() else {
-        return;
-    };
+fn packet_peer_udp_put_var_uses_bare_packets(engine: &Godot3) {
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
     socket.set_read_timeout(Some(IO_TIMEOUT)).unwrap();
     let port = socket.local_addr().unwrap().port();
@@ -492,7 +498,7 @@ fn packet_peer_udp_put_var_uses_bare_packets() {
         udp.close()
         "#,
     );
-    let run = godot3::run_script(&engine, &body, &[]);
+    let run = godot3::run_script(engine, &body, &[]);
     run.assert_ok();
     assert_eq!(
         run.lines_with_prefix("UDP:"),

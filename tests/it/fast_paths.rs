@@ -3,8 +3,7 @@
 //! answers: the same values, the same errors at the same offsets, the same depth limit, and
 //! flagged headers left to the general rules of each dialect.
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::golden;
 
 use godot_bin::{Config, Dialect, ErrorKind, Variant, VariantType};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Engine-made packets (`../shared/golden/*.tsv`) decode into their typed Rust values: for
+//! Engine-made packets (`tests/data/golden/*.tsv`) decode into their typed Rust values: for
 //! every type that occurs in a file, at least one row decodes into the matching Rust type
 //! and its field values are asserted against the row's engine text (third column). Where
 //! the typed value carries everything the packet holds, encoding it again with the same
@@ -7,8 +7,7 @@
 //! Each file has a table of cases; one test per file runs them all, reports every failing
 //! case at once, and checks that the table covers every type the file holds.
 
-#[path = "support/golden.rs"]
-mod golden;
+use crate::support::golden;
 
 use godot_bin::{
     Aabb, Array, Basis, Callable, Color, Config, Dialect, Dictionary, ElementType, ErrorKind,

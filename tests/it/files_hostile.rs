@@ -1,73 +1,12 @@
 //! Hostile save files: lengths that lie, blocks that do not add up, truncation anywhere.
 //! Every one is a typed error, never a panic, and reading it allocates no more than a
 //! small multiple of the file plus a fixed amount for the buffers.
-#![cfg(feature = "files")]
 
 use godot_bin::file::{self, Compression, Key, Reader};
 use godot_bin::{Config, ErrorKind, Variant};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Read;
-use std::path::PathBuf;
 
-// A per-thread counting allocator (the same as tests/support/alloc.rs on the infra
-// branch; this file moves under it once the one-binary layout is on main).
-struct Counting;
-thread_local! {
-    static CURRENT: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-fn grow(n: usize) {
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get() + n as isize;
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-fn shrink(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get() - n as isize));
-}
-// SAFETY: every call is forwarded to `System` unchanged; the wrapper only counts sizes in
-// const-initialised thread-locals that never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        shrink(layout.size());
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = System.realloc(p, layout, new_size);
-        if !q.is_null() {
-            grow(new_size);
-            shrink(layout.size());
-        }
-        q
-    }
-}
-#[global_allocator]
-static ALLOC: Counting = Counting;
-
-fn peak_of<R>(f: impl FnOnce() -> R) -> usize {
-    let base = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let result = f();
-    let peak = PEAK.with(Cell::get) - base;
-    drop(result);
-    peak.max(0) as usize
-}
+use crate::support::alloc::peak_of;
 
 /// What reading a file may allocate: a small multiple of the file, and a fixed amount
 /// for the 64 KiB read buffer, one block and the codecs' state.
@@ -76,8 +15,8 @@ fn bound(file_len: usize) -> usize {
 }
 
 fn golden(engine: &str, name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/files")
+    let path = crate::support::golden::data_dir()
+        .join("files")
         .join(engine)
         .join(name);
     std::fs::read(path).unwrap()
