@@ -1,7 +1,7 @@
 //! Reading a large compressed save through `godot_bin::file` against decompressing the
 //! same blocks with the codec crates directly: what the container adds.
 //!
-//! The save: 16 MiB of `store_var` content (a mix of dictionaries, strings, packed
+//! The save: about 10 MiB of `store_var` content (a mix of dictionaries, strings, packed
 //! arrays, about what a game's state looks like), compressed in each mode the engine
 //! writes, in the engine's 4096-byte blocks. For each mode:
 //! - `codec`: every block decompressed with the codec crate into one reused buffer
@@ -21,7 +21,7 @@ use godot_bin::{Config, Dictionary, Variant};
 use std::io::Read;
 use std::time::Duration;
 
-/// A save of about 16 MiB of content.
+/// A save of about 10 MiB of content.
 fn save_values() -> Vec<Variant> {
     let mut values = Vec::new();
     for i in 0..2000i64 {
