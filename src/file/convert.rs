@@ -6,10 +6,10 @@ use super::renames::godot4_class;
 use super::writer::Writer;
 use super::{random_iv, Compression, Container, Key};
 use crate::Config;
-use crate::Object;
 use crate::Result;
 use crate::Variant;
 use crate::{Dialect, VariantType};
+use crate::{Dictionary, Object};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
@@ -248,15 +248,20 @@ impl Walk {
                 }
                 Variant::Array(array)
             }
-            Variant::Dictionary(mut dict) => {
-                for (key, item) in dict.entries.iter_mut() {
+            Variant::Dictionary(dict) => {
+                let mut out = if dict.is_typed() {
+                    Dictionary::typed(dict.key_type().clone(), dict.value_type().clone())
+                } else {
+                    Dictionary::with_capacity(dict.len())
+                };
+                out.shared = dict.shared;
+                for (key, item) in dict {
                     let step = format!("[{key}]");
-                    let k = std::mem::take(key);
-                    *key = self.at(&step, |w| w.map(k));
-                    let taken = std::mem::take(item);
-                    *item = self.at(&step, |w| w.map(taken));
+                    let key = self.at(&step, |w| w.map(key));
+                    let item = self.at(&step, |w| w.map(item));
+                    out.insert(key, item);
                 }
-                Variant::Dictionary(dict)
+                Variant::Dictionary(out)
             }
             Variant::Object(object) => Variant::Object(self.map_object(object)),
             other => other,

@@ -179,17 +179,16 @@ impl<W: Write> Writer<'_, W> {
                 }
             }
             Variant::Dictionary(d) => {
-                let typed =
-                    self.style.godot4 && !(d.key_type.is_untyped() && d.value_type.is_untyped());
+                let typed = self.style.godot4 && d.is_typed();
                 if typed {
                     self.s("Dictionary[")?;
-                    self.element_type(&d.key_type, "Variant")?;
+                    self.element_type(d.key_type(), "Variant")?;
                     self.s(", ")?;
-                    self.element_type(&d.value_type, "Variant")?;
+                    self.element_type(d.value_type(), "Variant")?;
                     self.s("](")?;
                     stack.push(Task::Static(")"));
                 }
-                if d.entries.is_empty() {
+                if d.is_empty() {
                     return self.s(match self.style.family {
                         Dialect::Godot4 => "{}",
                         Dialect::Pandemonium => "{\n}",
@@ -198,9 +197,10 @@ impl<W: Write> Writer<'_, W> {
                 }
                 self.s("{\n")?;
                 stack.push(Task::Static("\n}"));
-                let order = sorted_keys(&d.entries, self.style.dialect);
+                let entries: Vec<(&Variant, &Variant)> = d.iter().collect();
+                let order = sorted_keys(&entries, self.style.dialect);
                 for (n, &i) in order.iter().enumerate().rev() {
-                    let (key, value) = &d.entries[i];
+                    let (key, value) = entries[i];
                     stack.push(Task::Value(value));
                     stack.push(Task::Static(": "));
                     stack.push(Task::Value(key));
@@ -691,13 +691,13 @@ fn g_layout(e_form: &str) -> String {
 /// The order the engine prints a Dictionary's entries in: by type id, then by value
 /// (`Variant::operator<`); Godot 4 compares String and StringName keys by their text
 /// (`StringLikeVariantOrder`). Ties keep their packet order. Returns entry indices.
-fn sorted_keys(entries: &[(Variant, Variant)], dialect: Dialect) -> Vec<usize> {
+fn sorted_keys(entries: &[(&Variant, &Variant)], dialect: Dialect) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..entries.len()).collect();
     // The engine's comparison is not a total order (NaN keys, String/StringName mixes), so
     // use a merge sort that tolerates any comparator rather than `sort_by`, which may
     // panic on one.
     merge_sort(&mut idx, &|a: &usize, b: &usize| {
-        key_cmp(&entries[*a].0, &entries[*b].0, dialect)
+        key_cmp(entries[*a].0, entries[*b].0, dialect)
     });
     idx
 }
