@@ -232,6 +232,46 @@ impl VariantType {
         }
     }
 
+    /// The type's name as `dialect`'s engine spells it (`Quat` and `PoolIntArray` in Godot
+    /// 3, `Matrix32` in Godot 2...), as its text form and its documentation write it.
+    pub fn name_in(self, dialect: Dialect) -> &'static str {
+        let ty = self;
+        match dialect {
+            Dialect::Godot4 => ty.name(),
+            Dialect::Godot2 => match ty {
+                T::Transform2D => "Matrix32",
+                T::Basis => "Matrix3",
+                T::Quaternion => "Quat",
+                T::Transform3D => "Transform",
+                T::PackedByteArray => "RawArray",
+                T::PackedInt32Array => "IntArray",
+                T::PackedFloat32Array => "RealArray",
+                T::PackedStringArray => "StringArray",
+                T::PackedVector2Array => "Vector2Array",
+                T::PackedVector3Array => "Vector3Array",
+                T::PackedColorArray => "ColorArray",
+                _ => ty.name(),
+            },
+            // Godot 3 and Pandemonium.
+            _ => match ty {
+                T::Quaternion if dialect == Dialect::Godot3 => "Quat",
+                T::PackedVector4Array if dialect != Dialect::Godot3 => "PoolVector4Array",
+                T::Transform3D => "Transform",
+                T::PackedByteArray => "PoolByteArray",
+                T::PackedInt32Array => "PoolIntArray",
+                T::PackedFloat32Array => "PoolRealArray",
+                T::PackedStringArray => "PoolStringArray",
+                T::PackedVector2Array => "PoolVector2Array",
+                T::PackedVector3Array => "PoolVector3Array",
+                T::PackedColorArray => "PoolColorArray",
+                T::PackedVector2iArray => "PoolVector2iArray",
+                T::PackedVector3iArray => "PoolVector3iArray",
+                T::PackedVector4iArray => "PoolVector4iArray",
+                _ => ty.name(),
+            },
+        }
+    }
+
     /// Whether this type's components are `real_t`: 8 bytes, with header bit 16, from a
     /// Godot 4 double-precision build (FORMAT.md §2.9). Color stays f32.
     pub fn has_real_components(self) -> bool {

@@ -22,6 +22,7 @@
 use crate::config::Config;
 use crate::dialect::VariantType;
 use crate::error::Error;
+use crate::packet::header::FLAG_64;
 use crate::packet::{self, Decoder};
 use crate::variant::Variant;
 
@@ -74,8 +75,76 @@ pub enum Value {
     Flags(u32),
     /// A u64 id (RID, object instance, signal owner).
     Id(u64),
-    /// A run of bytes (a byte array's data, a packed array's elements).
+    /// A run of bytes (a byte array's data and its padding).
     Bytes(usize),
+    /// A packed array element's components.
+    Components(Vec<Value>),
+}
+
+/// What a header's flag bits say for a packet of type `ty` in `dialect`: "64-bit",
+/// "typed: builtin", "instance id"... and any bits the type does not use.
+pub fn header_notes(ty: VariantType, flags: u32, dialect: crate::Dialect) -> Vec<String> {
+    use crate::dialect::{ObjectForm, RidForm, TypedArrays};
+    use VariantType as T;
+    let spec = dialect.spec();
+    let bit16 = flags & FLAG_64 != 0;
+    let kind = |k: u32| match k {
+        0 => "untyped",
+        1 => "builtin",
+        2 => "class",
+        _ => "script",
+    };
+    let mut notes = Vec::new();
+    let mut used = 0;
+    match ty {
+        T::Int | T::Float if spec.wide_numbers => {
+            used = FLAG_64;
+            if bit16 {
+                notes.push("64-bit".to_owned());
+            }
+        }
+        t if spec.double_math_flag && t.has_real_components() => {
+            used = FLAG_64;
+            if bit16 {
+                notes.push("64-bit reals".to_owned());
+            }
+        }
+        T::Object if spec.objects == ObjectForm::IdOrFull => {
+            used = FLAG_64;
+            notes.push(if bit16 { "instance id" } else { "full object" }.to_owned());
+        }
+        T::Array if spec.typed_arrays == TypedArrays::HeaderBits => {
+            used = 3 << 16;
+            if flags >> 16 & 3 != 0 {
+                notes.push(format!("typed: {}", kind(flags >> 16 & 3)));
+            }
+        }
+        T::Dictionary if spec.typed_dictionaries => {
+            used = 0xF << 16;
+            if flags >> 16 & 0xF != 0 {
+                notes.push(format!(
+                    "typed keys: {}, values: {}",
+                    kind(flags >> 16 & 3),
+                    kind(flags >> 18 & 3)
+                ));
+            }
+        }
+        T::TypedArray | T::PackedTypedArray => used = FLAG_64,
+        _ => {}
+    }
+    let no_payload = match ty {
+        T::Callable => true,
+        T::Rid => spec.rid == RidForm::HeaderOnly,
+        T::Object => spec.objects == ObjectForm::HeaderOnly,
+        _ => false,
+    };
+    if no_payload {
+        notes.push("no payload".to_owned());
+    }
+    if flags & !used != 0 {
+        notes.push(format!("unused bits 0x{:06x} ignored", flags & !used));
+    }
+    notes
 }
 
 /// What [`explain`] found.

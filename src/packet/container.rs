@@ -72,7 +72,12 @@ pub(crate) fn read_head(r: &mut Reader<'_>, ctx: &Ctx, h: &Header) -> Result<Con
         4
     };
     let count = r.container_count(min_size)?;
-    r.note(at, "count", || Value::Count(count, shared));
+    let label = if h.ty == VariantType::Dictionary {
+        "entry count"
+    } else {
+        "element count"
+    };
+    r.note(at, label, || Value::Count(count, shared));
     Ok(ContainerHead {
         first,
         second,

@@ -98,13 +98,42 @@ pub(crate) fn read_elems<'de>(
     r.note(at, "count", || Value::Count(count, false));
     let at = r.pos();
     let bytes = r.bytes(count * size)?;
-    r.note(at, "elements", || Value::Bytes(bytes.len()));
-    Ok(Elems {
+    let elems = Elems {
         kind,
         count,
         wide,
         bytes,
-    })
+    };
+    if r.trace.is_some() {
+        trace_elements(r, at, &elems);
+    }
+    Ok(elems)
+}
+
+/// Records each element of `elems`, which start at `at`, in the trace.
+#[cold]
+fn trace_elements(r: &mut Reader<'_>, at: usize, elems: &Elems<'_>) {
+    let size = elems.kind.size(elems.wide);
+    let Some(trace) = r.trace.as_mut() else {
+        return;
+    };
+    for (i, chunk) in elems.bytes.chunks_exact(size).enumerate() {
+        let mut e = Reader::new(chunk, usize::MAX);
+        let parts: Vec<Value> = match elems.kind {
+            ElemKind::I64 => vec![Value::Int(e.i64().unwrap_or_default())],
+            ElemKind::F64 => vec![Value::Float(e.f64().unwrap_or_default(), true)],
+            ElemKind::Leaves(kind, n) => (0..n)
+                .filter_map(|_| super::math::read_leaf(&mut e, kind, elems.wide, "").ok())
+                .map(|leaf| match leaf {
+                    super::math::Leaf::F32(v) => Value::Float(v.into(), elems.wide),
+                    super::math::Leaf::I32(v) => Value::Int(v.into()),
+                })
+                .collect(),
+            ElemKind::Byte | ElemKind::Str => return,
+        };
+        let start = at + i * size;
+        trace.field(start, start + size, "element", Value::Components(parts));
+    }
 }
 
 /// A PackedByteArray's bytes. The padding after them need not be present.
@@ -114,8 +143,8 @@ pub(crate) fn read_bytes<'de>(r: &mut Reader<'de>) -> Result<&'de [u8]> {
     r.note(at, "count", || Value::Count(count, false));
     let at = r.pos();
     let bytes = r.bytes(count)?;
-    r.note(at, "bytes", || Value::Bytes(count));
     r.skip_optional(pad_len(count));
+    r.note(at, "bytes", || Value::Bytes(count));
     Ok(bytes)
 }
 

@@ -22,7 +22,7 @@ use crate::explain::Value;
 pub(crate) fn read_bool(r: &mut Reader<'_>) -> Result<bool> {
     let at = r.pos();
     let v = r.u32()? != 0;
-    r.note(at, "value", || Value::Bool(v));
+    r.note(at, "bool", || Value::Bool(v));
     Ok(v)
 }
 
@@ -31,7 +31,9 @@ pub(crate) fn read_bool(r: &mut Reader<'_>) -> Result<bool> {
 pub(crate) fn read_int(r: &mut Reader<'_>, h: &Header) -> Result<i64> {
     let at = r.pos();
     let v = if h.wide() { r.i64()? } else { r.i32()?.into() };
-    r.note(at, "value", || Value::Int(v));
+    r.note(at, if h.wide() { "int64" } else { "int32" }, || {
+        Value::Int(v)
+    });
     Ok(v)
 }
 
@@ -40,7 +42,8 @@ pub(crate) fn read_int(r: &mut Reader<'_>, h: &Header) -> Result<i64> {
 pub(crate) fn read_float(r: &mut Reader<'_>, h: &Header) -> Result<f64> {
     let at = r.pos();
     let v = if h.wide() { r.f64()? } else { r.f32()?.into() };
-    r.note(at, "value", || Value::Float(v, h.wide()));
+    let label = if h.wide() { "float64" } else { "float32" };
+    r.note(at, label, || Value::Float(v, h.wide()));
     Ok(v)
 }
 

@@ -539,41 +539,7 @@ pub(super) const IMAGE_FORMATS: [&str; 23] = [
 
 /// The type's name in `dialect`'s text.
 pub(super) fn type_name(ty: VariantType, dialect: Dialect) -> &'static str {
-    use VariantType as T;
-    match dialect {
-        Dialect::Godot4 => ty.name(),
-        Dialect::Godot2 => match ty {
-            T::Transform2D => "Matrix32",
-            T::Basis => "Matrix3",
-            T::Quaternion => "Quat",
-            T::Transform3D => "Transform",
-            T::PackedByteArray => "RawArray",
-            T::PackedInt32Array => "IntArray",
-            T::PackedFloat32Array => "RealArray",
-            T::PackedStringArray => "StringArray",
-            T::PackedVector2Array => "Vector2Array",
-            T::PackedVector3Array => "Vector3Array",
-            T::PackedColorArray => "ColorArray",
-            _ => ty.name(),
-        },
-        // Godot 3 and Pandemonium.
-        _ => match ty {
-            T::Quaternion if dialect == Dialect::Godot3 => "Quat",
-            T::PackedVector4Array if dialect != Dialect::Godot3 => "PoolVector4Array",
-            T::Transform3D => "Transform",
-            T::PackedByteArray => "PoolByteArray",
-            T::PackedInt32Array => "PoolIntArray",
-            T::PackedFloat32Array => "PoolRealArray",
-            T::PackedStringArray => "PoolStringArray",
-            T::PackedVector2Array => "PoolVector2Array",
-            T::PackedVector3Array => "PoolVector3Array",
-            T::PackedColorArray => "PoolColorArray",
-            T::PackedVector2iArray => "PoolVector2iArray",
-            T::PackedVector3iArray => "PoolVector3iArray",
-            T::PackedVector4iArray => "PoolVector4iArray",
-            _ => ty.name(),
-        },
-    }
+    ty.name_in(dialect)
 }
 
 /// `String::c_escape_multiline`: only `\` and `"` are escaped.
