@@ -65,8 +65,15 @@ impl<'de> Deserializer<'de> {
         )
     }
 
-    /// Presents the packet whose header `h` was just read as whatever it holds.
+    /// Presents the packet whose header `h` was just read as whatever it holds. An error
+    /// the visitor raises (it wanted another type) is placed at the packet's header.
+    #[inline]
     fn any<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        let at = h.at;
+        self.any_payload(h, visitor).map_err(|e| e.or_at(at))
+    }
+
+    fn any_payload<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
         let r = &mut self.d.r;
         match h.ty {
             VariantType::Nil => visitor.visit_unit(),

@@ -12,8 +12,10 @@ static ALLOC: support::alloc::Counting = support::alloc::Counting;
 mod alloc_bound;
 mod cli;
 mod codec;
+mod conversions;
 mod dialects;
 mod differential;
+mod errors;
 mod fast_paths;
 #[cfg(feature = "files")]
 mod files;
