@@ -243,8 +243,9 @@ pub(crate) fn visit_node_path<'de, V: Visitor<'de>>(
     let parts = (
         de::value::SeqDeserializer::<_, Error>::new(names.iter().copied()),
         de::value::SeqDeserializer::<_, Error>::new(subnames.iter().copied()),
-        // The engine's NodePath(names, subnames, absolute) drops the flag of an empty path.
-        flags & 1 != 0 && total > 0,
+        // NodePath("/") (no names, no subnames, absolute): Godot 4 keeps the flag, Godot 3
+        // and Pandemonium make the path relative (see `keeps_root_nodepath`).
+        flags & 1 != 0 && (total > 0 || de.spec.keeps_root_nodepath),
     );
     visitor.visit_seq(NodePathAccess { parts, step: 0 })
 }

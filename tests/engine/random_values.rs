@@ -51,10 +51,10 @@ pub const COUNT_ENV: &str = "GODOT_BIN_DIFF_COUNT";
 /// Seed and count for this run.
 pub fn settings() -> (u64, usize) {
     let read = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .filter(|v| !v.is_empty())
-            .map(|v| v.parse::<u64>().unwrap_or_else(|e| panic!("{name}={v}: {e}")))
+        std::env::var(name).ok().filter(|v| !v.is_empty()).map(|v| {
+            v.parse::<u64>()
+                .unwrap_or_else(|e| panic!("{name}={v}: {e}"))
+        })
     };
     (
         read(SEED_ENV).unwrap_or(DEFAULT_SEED),
@@ -89,7 +89,9 @@ impl Engine {
         let mut cmd = Command::new(&self.path);
         if self.dialect == Dialect::Godot4 {
             std::fs::write(dir.join("project.godot"), "config_version=5\n").unwrap();
-            cmd.args(["--headless", "--path"]).arg(&dir).args(["-s", "main.gd"]);
+            cmd.args(["--headless", "--path"])
+                .arg(&dir)
+                .args(["-s", "main.gd"]);
         } else {
             cmd.args(["--no-window", "-s", "main.gd"]);
         }
@@ -226,5 +228,7 @@ pub fn engine_from_env(var: &str, fallback: &str, dialect: Dialect) -> Option<En
                 .map(|d| d.join(fallback))
                 .find(|p| p.is_file())
         })?;
-    Path::new(&path).is_file().then_some(Engine { dialect, path })
+    Path::new(&path)
+        .is_file()
+        .then_some(Engine { dialect, path })
 }

@@ -24,10 +24,9 @@ pub struct Record {
     pub text: String,
 }
 
-/// A packet made by a generator's value through the engine's encoder.
-pub const TAG_VALUE: u8 = 0;
-/// A Dictionary packet whose keys repeat, built byte by byte.
-pub const TAG_REPEATED_KEYS: u8 = 1;
+// Tags (engine -> crate): 0, a generated value through the engine's encoder; 1, a
+// Dictionary packet whose keys repeat, built byte by byte; and these two:
+
 /// A String packet whose bytes hold a NUL, built byte by byte.
 pub const TAG_NUL: u8 = 2;
 /// An int that fits in 32 bits, sent with the 64-bit flag.
@@ -91,7 +90,8 @@ pub enum Named {
     PlaceholderObjectIds,
     /// Repeated Dictionary keys: the engine keeps one entry per key (the first key's
     /// position, the last value); the crate's `Dictionary` keeps every entry (issue 11 moves
-    /// it to one entry per key).
+    /// it to one entry per key). Besides packets built with repeated keys, an engine-made
+    /// packet has them when two keys differ only by a leading BOM, which decoding drops.
     RepeatedKeys,
     /// Godot 4's text writer prints `[]`, `{}` or `null` for a container past depth 100 and
     /// logs an error; the crate prints everything (see the text form's docs).
@@ -121,10 +121,22 @@ pub struct Tally {
     pub disagreements: Vec<String>,
 }
 
-impl Tally {
+/// The named differences one value shows, each with an example.
+#[derive(Default)]
+struct Found(BTreeMap<Named, String>);
+
+impl Found {
     fn note(&mut self, named: Named, example: impl FnOnce() -> String) {
-        let entry = self.named.entry(named).or_insert_with(|| (0, example()));
-        entry.0 += 1;
+        self.0.entry(named).or_insert_with(example);
+    }
+}
+
+impl Tally {
+    /// Counts each named difference once per value.
+    fn add(&mut self, found: Found) {
+        for (named, example) in found.0 {
+            self.named.entry(named).or_insert((0, example)).0 += 1;
+        }
     }
 
     /// The report printed after a run.
@@ -149,7 +161,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn short(s: &str) -> String {
-    let s: String = s.chars().take(160).collect();
+    // GODOT_BIN_DIFF_FULL=1 shows whole texts in the report.
+    let keep = if std::env::var_os("GODOT_BIN_DIFF_FULL").is_some() {
+        usize::MAX
+    } else {
+        160
+    };
+    let s: String = s.chars().take(keep).collect();
     format!("{s:?}")
 }
 
@@ -191,7 +209,8 @@ pub fn check(dialect: Dialect, rec: &Record, tally: &mut Tally) {
             return;
         }
     };
-    if let Err(why) = check_bytes(dialect, &cfg, rec, &w, &ours, tally) {
+    let mut found = Found::default();
+    if let Err(why) = check_bytes(dialect, &cfg, rec, &w, &ours, &mut found) {
         tally.disagreements.push(format!(
             "{}: {why}\n    crate:  {}\n    engine: {}\n    value: {w:?}",
             what(),
@@ -199,7 +218,7 @@ pub fn check(dialect: Dialect, rec: &Record, tally: &mut Tally) {
             hex(&rec.again)
         ));
     }
-    if let Err(why) = check_text(dialect, rec, &w, tally) {
+    if let Err(why) = check_text(dialect, rec, &w, &mut found) {
         tally.disagreements.push(format!(
             "{}: text: {why}\n    crate:  {}\n    engine: {}",
             what(),
@@ -207,6 +226,7 @@ pub fn check(dialect: Dialect, rec: &Record, tally: &mut Tally) {
             short(&rec.text)
         ));
     }
+    tally.add(found);
 }
 
 /// The bytes: the crate's re-encoding `ours` against the packet and the engine's `again`.
@@ -216,7 +236,7 @@ fn check_bytes(
     rec: &Record,
     w: &Variant,
     ours: &[u8],
-    tally: &mut Tally,
+    tally: &mut Found,
 ) -> Result<(), String> {
     let example = || format!("#{} {}", rec.index, hex(&rec.packet));
     let vs_packet = same(ours, &rec.packet, cfg);
@@ -239,13 +259,16 @@ fn check_bytes(
     if mine != theirs {
         return Err("differs from the engine's re-encoding".into());
     }
-    if with_ids != e {
+    // (Compared as bytes: a NaN is not equal to itself as a Variant.)
+    let engine_bytes = cfg.to_vec(&e).map_err(|e| e.to_string())?;
+    if theirs != engine_bytes {
         tally.note(Named::PlaceholderObjectIds, example);
     }
-    if merged != *w {
+    let merged_keys = mine != ours;
+    if merged_keys {
         tally.note(Named::RepeatedKeys, example);
     }
-    if vs_packet.is_none() && merged == *w {
+    if vs_packet.is_none() && !merged_keys {
         // The crate's re-encoding is the engine's but not the packet: the crate's decoder
         // normalised the value as the engine's does. Say how.
         let reason = if rec.tag == TAG_NUL {
@@ -257,7 +280,9 @@ fn check_bytes(
         } else if dialect == Dialect::Godot3 && has_root_path(&rec.packet) {
             Named::Godot3RootPathRelative
         } else {
-            return Err("the crate normalised the packet as the engine does, for no known reason".into());
+            return Err(
+                "the crate normalised the packet as the engine does, for no known reason".into(),
+            );
         };
         tally.note(reason, example);
     }
@@ -280,56 +305,51 @@ fn has_wide_small_int(packet: &[u8], _dialect: Dialect) -> bool {
 }
 
 /// The engine's key equality (`Dictionary` keeps one entry per key): Godot 4 takes a
-/// String and a StringName of one text as one key; floats are equal when `==` (so `0.0`
-/// and `-0.0`) or both NaN; objects are never equal (each decodes to its own placeholder).
+/// String and a StringName of one text as one key; otherwise `Variant::hash_compare`.
 pub fn same_key(a: &Variant, b: &Variant, dialect: Dialect) -> bool {
     if dialect == Dialect::Godot4 {
         if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
             return x == y;
         }
     }
-    hash_equal(a, b)
+    hash_equal(a, b, true, dialect)
 }
 
-fn scalar_eq(a: f64, b: f64) -> bool {
-    a == b || (a.is_nan() && b.is_nan())
-}
-
-fn floats_eq(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| scalar_eq(f64::from(*x), f64::from(*y)))
-}
-
-/// `Variant::hash_compare`: one type, and equal values, NaN equal to NaN.
-fn hash_equal(a: &Variant, b: &Variant) -> bool {
+/// `Variant::hash_compare`: one type, and equal values, where float components are equal
+/// when `==` (so `0.0` and `-0.0`) or both NaN. A FLOAT's NaN equals another only at the
+/// top (`semantic`): Godot 4 compares Array elements without that rule. Objects are never
+/// equal (each decodes to its own placeholder).
+fn hash_equal(a: &Variant, b: &Variant, semantic: bool, dialect: Dialect) -> bool {
     use Variant as V;
     match (a, b) {
-        (V::Float(x), V::Float(y)) => scalar_eq(*x, *y),
-        (V::Vector2(x), V::Vector2(y)) => floats_eq(&[x.x, x.y], &[y.x, y.y]),
-        (V::Vector3(x), V::Vector3(y)) => floats_eq(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
-        (V::Vector4(x), V::Vector4(y)) => floats_eq(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w]),
-        (V::Color(x), V::Color(y)) => floats_eq(&[x.r, x.g, x.b, x.a], &[y.r, y.g, y.b, y.a]),
-        (V::Quaternion(x), V::Quaternion(y)) => {
-            floats_eq(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w])
-        }
-        (V::Plane(x), V::Plane(y)) => floats_eq(
-            &[x.normal.x, x.normal.y, x.normal.z, x.d],
-            &[y.normal.x, y.normal.y, y.normal.z, y.d],
-        ),
-        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => floats_eq(x, y),
-        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| scalar_eq(*p, *q))
-        }
+        (V::Float(x), V::Float(y)) => x == y || (semantic && x.is_nan() && y.is_nan()),
         (V::Array(x), V::Array(y)) => {
-            x.element_type == y.element_type
-                && x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|(p, q)| hash_equal(p, q))
+            let inner = dialect != Dialect::Godot4;
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| hash_equal(p, q, inner, dialect))
         }
-        (V::ObjectId(_), _) | (V::Object(_), _) => false,
-        _ => a == b,
+        (V::ObjectId(_) | V::Object(_), _) | (_, V::ObjectId(_) | V::Object(_)) => false,
+        _ => canonical(a) == canonical(b),
     }
+}
+
+/// `v`'s debug text with every NaN alike (as `{:?}` prints them) and `-0.0` as `0.0`.
+fn canonical(v: &Variant) -> String {
+    let text = format!("{v:?}");
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        let negative_zero = c == '-'
+            && b[i + 1..].starts_with(b"0.0")
+            && !b.get(i + 4).is_some_and(u8::is_ascii_digit)
+            && !(i > 0 && b[i - 1].is_ascii_alphanumeric());
+        if !negative_zero {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `w` with the engine's Dictionary semantics applied everywhere: one entry per key, at
@@ -442,7 +462,12 @@ fn truncate_past_100(v: &Variant, level: usize) -> Variant {
                 Vec::new()
             } else {
                 d.iter()
-                    .map(|(k, x)| (truncate_past_100(k, level + 1), truncate_past_100(x, level + 1)))
+                    .map(|(k, x)| {
+                        (
+                            truncate_past_100(k, level + 1),
+                            truncate_past_100(x, level + 1),
+                        )
+                    })
                     .collect()
             };
             Variant::Dictionary(dictionary_like(d, pairs))
@@ -461,21 +486,26 @@ fn truncate_past_100(v: &Variant, level: usize) -> Variant {
 }
 
 /// The text: the crate's text of `w` against the engine's.
-fn check_text(dialect: Dialect, rec: &Record, w: &Variant, tally: &mut Tally) -> Result<(), String> {
+fn check_text(
+    dialect: Dialect,
+    rec: &Record,
+    w: &Variant,
+    tally: &mut Found,
+) -> Result<(), String> {
     let example = || format!("#{}", rec.index);
-    let mut value = merge_repeated_keys(w, dialect);
-    let merged = value != *w;
-    if dialect == Dialect::Godot4 {
-        let truncated = truncate_past_100(&value, 0);
-        if truncated != value {
-            tally.note(Named::DepthPast100, example);
-            value = truncated;
-        }
-    }
-    if merged && value.to_text(dialect) != w.to_text(dialect) {
+    let whole = w.to_text(dialect);
+    let merged = merge_repeated_keys(w, dialect);
+    let mut ours = merged.to_text(dialect);
+    if ours != whole {
         tally.note(Named::RepeatedKeys, example);
     }
-    let ours = value.to_text(dialect);
+    if dialect == Dialect::Godot4 {
+        let truncated = truncate_past_100(&merged, 0).to_text(dialect);
+        if truncated != ours {
+            tally.note(Named::DepthPast100, example);
+            ours = truncated;
+        }
+    }
     if ours == rec.text {
         return Ok(());
     }
@@ -583,7 +613,11 @@ fn compare_text(ours: &str, theirs: &str, dialect: Dialect) -> Result<Vec<Named>
         }
     }
     if a.len() != b.len() {
-        return Err(format!("{} tokens against the engine's {}", a.len(), b.len()));
+        return Err(format!(
+            "{} tokens against the engine's {}",
+            a.len(),
+            b.len()
+        ));
     }
     Ok(notes)
 }
@@ -626,7 +660,10 @@ pub fn printf_g(x: f64) -> String {
     } else {
         let fixed = format!("{x:.*}", (5 - exp) as usize);
         if fixed.contains('.') {
-            fixed.trim_end_matches('0').trim_end_matches('.').to_string()
+            fixed
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string()
         } else {
             fixed
         }
@@ -657,7 +694,13 @@ fn compare_number(ours: &str, theirs: &str, dialect: Dialect) -> Option<Option<N
     // An f32 component prints with the f32's shortest digits, which read back as a double
     // are not the f32 itself: round the f32 instead. A Godot 3 FLOAT prints through f32.
     let narrow = x as f32;
-    if printf_g(f64::from(narrow)) == t {
+    // The writers print any zero as `0`.
+    let narrow_text = if narrow == 0.0 {
+        "0".to_owned()
+    } else {
+        printf_g(f64::from(narrow))
+    };
+    if narrow_text == t {
         let printed_an_f32 = narrow.to_string().parse::<f64>() == Ok(x);
         if printed_an_f32 {
             return Some(Some(Named::FloatDigits));

@@ -264,7 +264,7 @@ func key(depth: int):
 			if depth < 4:
 				var a := []
 				for k in range(rng.randi_range(0, 3)):
-					a.append(leaf_of(KEY_TYPES[rng.randi_range(0, 15)]))
+					a.append(leaf_of(KEY_TYPES[rng.randi_range(0, 14)]))
 				return a
 	return leaf_of(KEY_TYPES[rng.randi_range(0, KEY_TYPES.size() - 1)])
 

@@ -24,8 +24,14 @@ pub fn values(dialect: Dialect, seed: u64, count: usize) -> Vec<(Variant, bool)>
         PtConfig::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
     );
-    let plain = top(Gen { dialect, full: false });
-    let full = top(Gen { dialect, full: true });
+    let plain = top(Gen {
+        dialect,
+        full: false,
+    });
+    let full = top(Gen {
+        dialect,
+        full: true,
+    });
     (0..count)
         .map(|i| {
             let is_full = i % 5 == 4;
@@ -213,8 +219,18 @@ fn real() -> S<f32> {
         (-400i32..400).prop_map(|n| n as f32 / 4.0),
         -1000f32..1000.0,
         pick(&[
-            0u32, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0000, 1, 0x007F_FFFF,
-            0x0080_0000, 0x7F7F_FFFF, 0x8000_0001, 0x3DCC_CCCD,
+            0u32,
+            0x8000_0000,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7FC0_0000,
+            0xFFC0_0000,
+            1,
+            0x007F_FFFF,
+            0x0080_0000,
+            0x7F7F_FFFF,
+            0x8000_0001,
+            0x3DCC_CCCD,
         ])
         .prop_map(f32::from_bits),
         any::<u32>().prop_map(f32::from_bits),
@@ -235,7 +251,11 @@ fn text() -> S<String> {
     ];
     (prop::bool::weighted(0.1), vec(piece, 0..8))
         .prop_map(|(bom, parts)| {
-            let mut s = if bom { "\u{FEFF}".to_owned() } else { String::new() };
+            let mut s = if bom {
+                "\u{FEFF}".to_owned()
+            } else {
+                String::new()
+            };
             s.extend(parts);
             s
         })
@@ -243,7 +263,8 @@ fn text() -> S<String> {
 }
 
 fn node_path() -> S<NodePath> {
-    let name = pick(&["a", "b", "Node2D", "..", ".", "é", "x y", "root", "_1"]).prop_map(str::to_owned);
+    let name =
+        pick(&["a", "b", "Node2D", "..", ".", "é", "x y", "root", "_1"]).prop_map(str::to_owned);
     prop_oneof![
         1 => Just(NodePath::from("/")),
         1 => Just(NodePath::default()),
@@ -255,7 +276,9 @@ fn node_path() -> S<NodePath> {
 }
 
 fn v2() -> S<Vector2> {
-    (real(), real()).prop_map(|(x, y)| Vector2::new(x, y)).boxed()
+    (real(), real())
+        .prop_map(|(x, y)| Vector2::new(x, y))
+        .boxed()
 }
 
 fn v3() -> S<Vector3> {
@@ -355,7 +378,11 @@ impl Gen {
                 .prop_map(|(basis, origin)| V::Transform3D(Transform3D { basis, origin }))
                 .boxed(),
             T::Projection => (v4(), v4(), v4(), v4())
-                .prop_map(|(a, b, c, d)| V::Projection(Projection { columns: [a, b, c, d] }))
+                .prop_map(|(a, b, c, d)| {
+                    V::Projection(Projection {
+                        columns: [a, b, c, d],
+                    })
+                })
                 .boxed(),
             T::Color => v4()
                 .prop_map(|v| {
@@ -457,7 +484,9 @@ impl Gen {
             .boxed();
         }
         let godot4 = self.dialect == Dialect::Godot4;
-        vec(inner, 0..3)
+        // A null metadata value removes the entry (`set_meta(name, null)`): none here.
+        let value = inner.prop_filter("a metadata value", |v| !matches!(v, Variant::Nil));
+        vec(value, 0..3)
             .prop_map(move |meta| {
                 let mut properties = vec![("script".to_owned(), Variant::Nil)];
                 if godot4 {
@@ -512,8 +541,9 @@ impl Gen {
         let types: Vec<VariantType> = self.leaves()[1..].to_vec();
         proptest::sample::select(types)
             .prop_flat_map(move |t| {
-                vec(self.leaf_of(t), 0..5)
-                    .prop_map(move |items| Variant::Array(Array::typed(ElementType::Builtin(t), items)))
+                vec(self.leaf_of(t), 0..5).prop_map(move |items| {
+                    Variant::Array(Array::typed(ElementType::Builtin(t), items))
+                })
             })
             .boxed()
     }
@@ -521,13 +551,19 @@ impl Gen {
     fn typed_dictionary(self) -> S<Variant> {
         let keys: Vec<VariantType> = self.key_types()[1..].to_vec();
         let values: Vec<VariantType> = self.leaves()[1..].to_vec();
-        (proptest::sample::select(keys), proptest::sample::select(values))
+        (
+            proptest::sample::select(keys),
+            proptest::sample::select(values),
+        )
             .prop_flat_map(move |(kt, vt)| {
                 vec((self.leaf_of(kt), self.leaf_of(vt)), 0..5).prop_map(move |pairs| {
                     // A typed Dictionary holds one entry per key, as the engine builds it.
                     let mut d = Dictionary::new();
                     for (k, v) in pairs {
-                        if !d.iter().any(|(k2, _)| super::compare::same_key(k2, &k, Dialect::Godot4)) {
+                        if !d
+                            .iter()
+                            .any(|(k2, _)| super::compare::same_key(k2, &k, Dialect::Godot4))
+                        {
                             d.insert(k, v);
                         }
                     }
@@ -544,9 +580,12 @@ impl Gen {
         let godot4 = self.dialect == Dialect::Godot4;
         leaf.prop_recursive(8, 96, 6, move |inner| {
             let mut options: Vec<(u32, S<Variant>)> = vec![
-                (3, vec(inner.clone(), 0..6)
-                    .prop_map(|items| Variant::Array(Array::from(items)))
-                    .boxed()),
+                (
+                    3,
+                    vec(inner.clone(), 0..6)
+                        .prop_map(|items| Variant::Array(Array::from(items)))
+                        .boxed(),
+                ),
                 (3, self.dictionary(inner.clone(), 0..6)),
                 (1, self.object(inner.clone())),
             ];
