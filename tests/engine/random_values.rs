@@ -28,10 +28,12 @@ pub mod compare;
 #[path = "random_values/generate.rs"]
 pub mod generate;
 
+use crate::support::engine::{godot3_trial, godot4_trial};
+use crate::support::godot3::{self, Godot3};
+use crate::support::godot4::{self, Godot4};
 use compare::{check, parse_records, Record, Tally};
 use godot_bin::{Config, Dialect};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use libtest_mimic::Trial;
 use std::time::{Duration, Instant};
 
 const GEN4: &str = include_str!("random_values/gen4.gd");
@@ -48,6 +50,34 @@ pub const SEED_ENV: &str = "GODOT_BIN_DIFF_SEED";
 /// Env var: another count.
 pub const COUNT_ENV: &str = "GODOT_BIN_DIFF_COUNT";
 
+pub fn trials() -> Vec<Trial> {
+    vec![
+        godot4_trial("random_values::godot4_engine_to_crate", |e| {
+            engine_to_crate(&Engine::Godot4(e));
+        }),
+        godot4_trial("random_values::godot4_crate_to_engine", |e| {
+            crate_to_engine(&Engine::Godot4(e));
+        }),
+        godot3_trial("random_values::godot3_engine_to_crate", |e| {
+            engine_to_crate(&Engine::Godot3(e));
+        }),
+        godot3_trial("random_values::godot3_crate_to_engine", |e| {
+            crate_to_engine(&Engine::Godot3(e));
+        }),
+        Trial::test("random_values::printf_g_matches_c", || {
+            compare::printf_g_matches_c();
+            Ok(())
+        }),
+        Trial::test(
+            "random_values::text_splits_into_numbers_and_the_rest",
+            || {
+                compare::tokens_split_numbers_from_words();
+                Ok(())
+            },
+        ),
+    ]
+}
+
 /// Seed and count for this run.
 pub fn settings() -> (u64, usize) {
     let read = |name: &str| {
@@ -62,77 +92,41 @@ pub fn settings() -> (u64, usize) {
     )
 }
 
-/// Which engine, and where.
-pub struct Engine {
-    pub dialect: Dialect,
-    pub path: PathBuf,
+/// Which engine.
+enum Engine<'a> {
+    Godot4(&'a Godot4),
+    Godot3(&'a Godot3),
 }
 
-impl Engine {
-    /// Runs `call` (a GDScript expression using the script `helper.gd`, written into the
-    /// run directory with `inputs`) and returns the file `out.bin` it wrote.
-    fn run(&self, helper: &str, call: &str, inputs: &[(&str, &[u8])]) -> Vec<u8> {
-        let dir = std::env::temp_dir().join(format!(
-            "godot_bin-random-{}-{}",
-            std::process::id(),
-            Instant::now().elapsed().as_nanos() ^ rand_suffix()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("helper.gd"), helper).unwrap();
-        for (name, bytes) in inputs {
-            std::fs::write(dir.join(name), bytes).unwrap();
+impl Engine<'_> {
+    fn dialect(&self) -> Dialect {
+        match self {
+            Engine::Godot4(_) => Dialect::Godot4,
+            Engine::Godot3(_) => Dialect::Godot3,
         }
-        let main = format!(
-            "extends SceneTree\n\nfunc _init():\n\t{call}\n\tprint(\"RANDOM_VALUES:DONE\")\n\tquit()\n"
-        );
-        std::fs::write(dir.join("main.gd"), main).unwrap();
-        let mut cmd = Command::new(&self.path);
-        if self.dialect == Dialect::Godot4 {
-            std::fs::write(dir.join("project.godot"), "config_version=5\n").unwrap();
-            cmd.args(["--headless", "--path"])
-                .arg(&dir)
-                .args(["-s", "main.gd"]);
-        } else {
-            cmd.args(["--no-window", "-s", "main.gd"]);
-        }
-        let log = std::fs::File::create(dir.join("log.txt")).unwrap();
-        let mut child = cmd
-            .current_dir(&dir)
-            .env("HOME", &dir)
-            .env("LANG", "en_US.UTF-8")
-            .stdin(Stdio::null())
-            .stdout(Stdio::from(log.try_clone().unwrap()))
-            .stderr(Stdio::from(log))
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.path.display()));
-        let deadline = Instant::now() + Duration::from_secs(300);
-        loop {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            if Instant::now() > deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("the engine timed out; its run directory: {}", dir.display());
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let log = std::fs::read_to_string(dir.join("log.txt")).unwrap_or_default();
-        assert!(
-            log.contains("RANDOM_VALUES:DONE") && !log.contains("SCRIPT ERROR"),
-            "the engine run failed ({}):\n{log}",
-            dir.display()
-        );
-        let out = std::fs::read(dir.join("out.bin")).expect("the engine wrote out.bin");
-        let _ = std::fs::remove_dir_all(&dir);
-        out
     }
-}
 
-fn rand_suffix() -> u128 {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    N.fetch_add(1, Ordering::Relaxed) as u128
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Godot4(_) => "Godot 4.4.1",
+            Engine::Godot3(_) => "Godot 3.2.3",
+        }
+    }
+
+    /// Runs `call` (GDScript using the script `helper.gd`, written into the run directory
+    /// with `inputs`) and returns the file `out.bin` it wrote.
+    fn run(&self, helper: &str, call: &str, inputs: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut files = vec![("helper.gd", helper.as_bytes())];
+        files.extend_from_slice(inputs);
+        // Thousands of values a run; a long run by hand may take minutes.
+        let timeout = Duration::from_secs(1800);
+        let res = match self {
+            Engine::Godot4(e) => godot4::run_script_with_timeout(e, call, &files, timeout),
+            Engine::Godot3(e) => godot3::run_script_with_timeout(e, call, &files, timeout),
+        };
+        res.assert_ok();
+        res.read_file("out.bin")
+    }
 }
 
 /// The records, checked to be the `count` values asked for, in order.
@@ -158,12 +152,12 @@ fn finish(title: &str, tally: &Tally, started: Instant) {
 }
 
 /// Engine → crate: the engine's random values, decoded, re-encoded and printed by the crate.
-pub fn engine_to_crate(engine: &Engine) -> Tally {
+fn engine_to_crate(engine: &Engine) -> Tally {
     let (seed, count) = settings();
     let started = Instant::now();
-    let (helper, name) = match engine.dialect {
-        Dialect::Godot4 => (GEN4, "Godot 4.4.1"),
-        _ => (GEN3, "Godot 3.2.3"),
+    let (helper, name) = match engine {
+        Engine::Godot4(_) => (GEN4, engine.name()),
+        Engine::Godot3(_) => (GEN3, engine.name()),
     };
     let out = engine.run(
         helper,
@@ -172,7 +166,7 @@ pub fn engine_to_crate(engine: &Engine) -> Tally {
     );
     let mut tally = Tally::default();
     for rec in expect_records(&out, count) {
-        check(engine.dialect, &rec, &mut tally);
+        check(engine.dialect(), &rec, &mut tally);
     }
     finish(
         &format!("{name} engine -> crate, seed {seed}"),
@@ -183,17 +177,17 @@ pub fn engine_to_crate(engine: &Engine) -> Tally {
 }
 
 /// Crate → engine: the crate's random values, decoded, re-encoded and printed by the engine.
-pub fn crate_to_engine(engine: &Engine) -> Tally {
+fn crate_to_engine(engine: &Engine) -> Tally {
     let (seed, count) = settings();
     let started = Instant::now();
-    let (helper, name) = match engine.dialect {
-        Dialect::Godot4 => (CHECK4, "Godot 4.4.1"),
-        _ => (CHECK3, "Godot 3.2.3"),
+    let (helper, name) = match engine {
+        Engine::Godot4(_) => (CHECK4, engine.name()),
+        Engine::Godot3(_) => (CHECK3, engine.name()),
     };
-    let values = generate::values(engine.dialect, seed, count);
+    let values = generate::values(engine.dialect(), seed, count);
     let mut input = (count as u32).to_le_bytes().to_vec();
     for (value, full) in &values {
-        let cfg = Config::new(engine.dialect).allow_objects(*full);
+        let cfg = Config::new(engine.dialect()).allow_objects(*full);
         let packet = cfg
             .to_vec(value)
             .unwrap_or_else(|e| panic!("the crate cannot encode {value:?}: {e}"));
@@ -208,7 +202,7 @@ pub fn crate_to_engine(engine: &Engine) -> Tally {
     );
     let mut tally = Tally::default();
     for rec in expect_records(&out, count) {
-        check(engine.dialect, &rec, &mut tally);
+        check(engine.dialect(), &rec, &mut tally);
     }
     finish(
         &format!("{name} crate -> engine, seed {seed}"),
@@ -216,19 +210,4 @@ pub fn crate_to_engine(engine: &Engine) -> Tally {
         started,
     );
     tally
-}
-
-/// The engine's executable from its env var, if set and present.
-pub fn engine_from_env(var: &str, fallback: &str, dialect: Dialect) -> Option<Engine> {
-    let path = std::env::var_os(var)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::split_paths(&std::env::var_os("PATH")?)
-                .map(|d| d.join(fallback))
-                .find(|p| p.is_file())
-        })?;
-    Path::new(&path)
-        .is_file()
-        .then_some(Engine { dialect, path })
 }

@@ -712,36 +712,32 @@ fn compare_number(ours: &str, theirs: &str, dialect: Dialect) -> Option<Option<N
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn printf_g_matches_c() {
-        for (x, want) in [
-            (1.0, "1"),
-            (0.1 + 0.2, "0.3"),
-            (123456789.0, "1.23457e+08"),
-            (1e-7, "1e-07"),
-            (1234567.0, "1.23457e+06"),
-            (100000.0, "100000"),
-            (0.0001, "0.0001"),
-            (-2.5, "-2.5"),
-        ] {
-            assert_eq!(printf_g(x), want, "{x}");
-        }
+/// Checks of the comparison itself, run as trials of the engine binary (which has no
+/// `#[test]` harness).
+pub fn printf_g_matches_c() {
+    for (x, want) in [
+        (1.0, "1"),
+        (0.1 + 0.2, "0.3"),
+        (123456789.0, "1.23457e+08"),
+        (1e-7, "1e-07"),
+        (1234567.0, "1.23457e+06"),
+        (100000.0, "100000"),
+        (0.0001, "0.0001"),
+        (-2.5, "-2.5"),
+    ] {
+        assert_eq!(printf_g(x), want, "{x}");
     }
+}
 
-    #[test]
-    fn tokens_split_numbers_from_words() {
-        let t = tokens("Vector2(1.5, -inf.0) PackedInt32Array(3) \"a1\" inf_neg");
-        let nums: Vec<_> = t
-            .iter()
-            .filter_map(|t| match t {
-                Tok::Num(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(nums, ["1.5", "-inf.0", "3", "inf_neg"]);
-    }
+/// See [`printf_g_matches_c`].
+pub fn tokens_split_numbers_from_words() {
+    let t = tokens("Vector2(1.5, -inf.0) PackedInt32Array(3) \"a1\" inf_neg");
+    let nums: Vec<_> = t
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Num(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(nums, ["1.5", "-inf.0", "3", "inf_neg"]);
 }
