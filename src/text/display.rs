@@ -178,13 +178,12 @@ impl<W: Write> Writer<'_, W> {
                 }
             }
             Variant::Dictionary(d) => {
-                let typed =
-                    self.style.godot4 && !(d.key_type.is_untyped() && d.value_type.is_untyped());
+                let typed = self.style.godot4 && d.is_typed();
                 if typed {
                     self.s("Dictionary[")?;
-                    self.element_type(&d.key_type, "Variant")?;
+                    self.element_type(d.key_type(), "Variant")?;
                     self.s(", ")?;
-                    self.element_type(&d.value_type, "Variant")?;
+                    self.element_type(d.value_type(), "Variant")?;
                     self.s("](")?;
                     stack.push(Task::Static(")"));
                 }
@@ -197,7 +196,7 @@ impl<W: Write> Writer<'_, W> {
                 }
                 self.s("{\n")?;
                 stack.push(Task::Static("\n}"));
-                let entries: Vec<(&Variant, &Variant)> = d.iter().map(|(k, v)| (k, v)).collect();
+                let entries: Vec<(&Variant, &Variant)> = d.iter().collect();
                 let keys: Vec<&Variant> = entries.iter().map(|e| e.0).collect();
                 let order = super::order::key_order(&keys, self.style.dialect);
                 for (n, &i) in order.iter().enumerate().rev() {

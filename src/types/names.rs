@@ -5,9 +5,23 @@ use std::fmt;
 
 /// `StringName`: an interned string in the engine, a plain string on the wire with its own
 /// type id (Godot 4 and Pandemonium; Godot 3 has no such type).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename = "$godot_bin::StringName")]
 pub struct StringName(pub String);
+
+impl<'de> serde::Deserialize<'de> for StringName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let kind = crate::builtin::Kind::StringName;
+        d.deserialize_newtype_struct(
+            kind.name(),
+            crate::builtin::NewtypeVisitor {
+                wrap: StringName,
+                kind,
+                content: std::marker::PhantomData::<String>,
+            },
+        )
+    }
+}
 
 impl From<&str> for StringName {
     fn from(s: &str) -> Self {
@@ -53,7 +67,7 @@ impl fmt::Display for StringName {
 /// assert_eq!(root.to_string(), "/");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename = "$godot_bin::NodePath")]
+#[serde(remote = "Self", rename = "$godot_bin::NodePath")]
 pub struct NodePath {
     /// Node names, split on `/`.
     pub names: Vec<String>,
@@ -62,6 +76,8 @@ pub struct NodePath {
     /// The path starts at the root (`/root/...`).
     pub absolute: bool,
 }
+
+crate::builtin::struct_builtin!(NodePath);
 
 impl NodePath {
     /// Whether the path is the empty path (`NodePath("")`): no names, no subnames, and

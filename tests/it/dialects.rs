@@ -49,10 +49,8 @@ fn godot2_examples_of_format_section_4_8() {
         "14000000 00000000",
         Variant::Dictionary(Dictionary::new()),
     );
-    let shared = Dictionary {
-        shared: true,
-        ..Dictionary::new()
-    };
+    let mut shared = Dictionary::new();
+    shared.shared = true;
     both_ways(&g2, "14000000 00000080", Variant::Dictionary(shared));
     // E2.7: an unshared {"a": 1}.
     let mut d = Dictionary::new();

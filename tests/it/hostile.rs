@@ -332,27 +332,52 @@ fn length_bombs(dialect: Dialect) -> Vec<(&'static str, Vec<u8>, usize)> {
     out
 }
 
+/// What a length bomb is refused with: the end of input when more input could hold what
+/// it claims (a stream reader waits for more), `LengthOutOfRange` when none could (past
+/// what the engine accepts, or past `max_size`).
+fn bomb_kind(name: &str, limited: bool) -> &'static str {
+    // Negative, past i32 bytes, or a u32 length past i32: refused whatever follows.
+    let never = name.ends_with("-2^31")
+        || name == "String 2^32-1"
+        || name.starts_with("PackedInt32Array 2^");
+    if limited || never {
+        "LengthOutOfRange"
+    } else {
+        "UnexpectedEof"
+    }
+}
+
+fn kind_name(e: &Error) -> &'static str {
+    match e.kind() {
+        ErrorKind::LengthOutOfRange(_) => "LengthOutOfRange",
+        ErrorKind::UnexpectedEof => "UnexpectedEof",
+        _ => "other",
+    }
+}
+
 #[test]
-fn length_bombs_fail_fast_with_length_out_of_range() {
+fn length_bombs_fail_fast_as_the_end_of_input_or_out_of_range() {
     let started = std::time::Instant::now();
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
-        let cfg = Config::new(dialect).allow_objects(true);
-        for (name, packet, at) in length_bombs(dialect) {
-            let err = cfg
-                .from_slice::<Variant>(&packet)
-                .expect_err(&format!("{dialect} {name}: {}", hex::encode(&packet)));
-            assert!(
-                matches!(err.kind(), ErrorKind::LengthOutOfRange(_)),
-                "{dialect} {name}: {err:?}"
-            );
-            assert_eq!(err.offset(), Some(at), "{dialect} {name}: {err}");
-            // The generic serde path refuses it the same way.
-            let err = cfg.from_slice::<IgnoredAny>(&packet).unwrap_err();
-            assert!(
-                matches!(err.kind(), ErrorKind::LengthOutOfRange(_)),
-                "{dialect} {name} (IgnoredAny): {err:?}"
-            );
-            assert_eq!(err.offset(), Some(at), "{dialect} {name} (IgnoredAny)");
+        for limited in [false, true] {
+            let cfg = Config::new(dialect).allow_objects(true);
+            let cfg = if limited { cfg.max_size(64 << 10) } else { cfg };
+            for (name, packet, at) in length_bombs(dialect) {
+                let want = bomb_kind(name, limited);
+                let err = cfg
+                    .from_slice::<Variant>(&packet)
+                    .expect_err(&format!("{dialect} {name}: {}", hex::encode(&packet)));
+                assert_eq!(kind_name(&err), want, "{dialect} {name} {limited}: {err:?}");
+                assert_eq!(err.offset(), Some(at), "{dialect} {name}: {err}");
+                // The generic serde path refuses it the same way.
+                let err = cfg.from_slice::<IgnoredAny>(&packet).unwrap_err();
+                assert_eq!(
+                    kind_name(&err),
+                    want,
+                    "{dialect} {name} (IgnoredAny): {err:?}"
+                );
+                assert_eq!(err.offset(), Some(at), "{dialect} {name} (IgnoredAny)");
+            }
         }
     }
     // Typed targets refuse them before allocating: each names the count's offset.
@@ -396,10 +421,12 @@ fn length_bombs_fail_fast_with_length_out_of_range() {
     ];
     for (name, r) in typed {
         let err = r.expect_err(name);
-        assert!(
-            matches!(err.kind(), ErrorKind::LengthOutOfRange(_)),
-            "{name}: {err:?}"
-        );
+        let want = if name == "PackedInt32Array" {
+            "LengthOutOfRange"
+        } else {
+            "UnexpectedEof"
+        };
+        assert_eq!(kind_name(&err), want, "{name}: {err:?}");
         assert_eq!(err.offset(), Some(4), "{name}: {err}");
     }
     // "Fast": dozens of decodes, no allocation or loop proportional to the claim.
@@ -697,11 +724,9 @@ fn errors_carry_the_offset_of_the_bad_byte() {
     );
     assert_eq!(err.offset(), Some(20), "{err}");
 
+    // A string length past the input: the end of input, at the length.
     let err = corrupt(12, 0x7F);
-    assert!(
-        matches!(err.kind(), ErrorKind::LengthOutOfRange(0x7F)),
-        "{err:?}"
-    );
+    assert!(matches!(err.kind(), ErrorKind::UnexpectedEof), "{err:?}");
     assert_eq!(err.offset(), Some(12), "{err}");
 
     let err = corrupt(35, 0x00); // clears bit 31 of the NodePath name count: old format

@@ -427,17 +427,11 @@ fn flatten_into_variant_values_round_trips() {
     let back: WithExtra = godot_bin::from_slice(&bytes).unwrap();
     assert_eq!(back.id, 1);
     assert_eq!(back.rest["tags"], array(vec![s("a")]));
-    // serde buffers flattened fields in its own data model, which has no Vector3: the
-    // builtin arrives as its components (a limitation of serde's flatten, not of the
-    // format; without flatten a Variant field keeps the type, see
-    // hashmap_with_string_keys_round_trips).
+    // serde buffers flattened fields in its own data model; the builtin crosses it as its
+    // one-entry map and keeps its type.
     assert_eq!(
         back.rest["pos"],
-        array(vec![
-            Variant::Float(1.0),
-            Variant::Float(2.0),
-            Variant::Float(3.0)
-        ])
+        Variant::Vector3(Vector3::new(1.0, 2.0, 3.0))
     );
 }
 

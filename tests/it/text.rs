@@ -343,8 +343,7 @@ fn typed_containers_objects_and_the_rest() {
         scripted.to_string(),
         "Array[Resource(\"res://enemy.gd\")]([])"
     );
-    let mut d = Dictionary::new();
-    d.value_type = ElementType::ClassName("Node".into());
+    let d = Dictionary::typed(ElementType::Untyped, ElementType::ClassName("Node".into()));
     let d = Variant::Dictionary(d);
     assert_eq!(d.to_string(), "Dictionary[Variant, Node]({})");
     for v in [typed, scripted, d] {
@@ -413,12 +412,12 @@ fn typed_containers_objects_and_the_rest() {
         "{\n}"
     );
     assert_eq!(
-        Variant::from(Projection::default()).to_text(Dialect::Pandemonium),
+        Variant::from(Projection::ZERO).to_text(Dialect::Pandemonium),
         "Projection(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
     );
     assert_eq!(
         Variant::from(Transform2D::default()).to_text(Dialect::Godot2),
-        "Matrix32( 0, 0, 0, 0, 0, 0 )"
+        "Matrix32( 1, 0, 0, 1, 0, 0 )"
     );
     // Comments, spaces and old names.
     let v: Variant = "; a comment\n[ Quat( 0, 0, 0, 1 ), IntArray( 1 ) ] ; trailing"

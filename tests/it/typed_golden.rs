@@ -794,8 +794,8 @@ fn godot4_rows_decode_into_typed_values() {
             let m: HashMap<String, i64> = decode(row, cfg);
             assert_eq!(m, HashMap::from([("hp".to_owned(), 10)]));
             let d: Dictionary = decode(row, cfg);
-            assert_eq!(d.key_type, ElementType::Builtin(VariantType::String));
-            assert_eq!(d.value_type, ElementType::Builtin(VariantType::Int));
+            assert_eq!(*d.key_type(), ElementType::Builtin(VariantType::String));
+            assert_eq!(*d.value_type(), ElementType::Builtin(VariantType::Int));
             assert_eq!(d.get("hp"), Some(&Variant::Int(10)));
             same_bytes(&d, row, cfg);
         }),

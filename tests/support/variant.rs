@@ -18,8 +18,7 @@ pub fn without_container_types(v: &Variant) -> Variant {
                 .collect::<Vec<_>>(),
         )),
         Variant::Dictionary(d) => Variant::Dictionary(Dictionary::from(
-            d.entries
-                .iter()
+            d.iter()
                 .map(|(k, v)| (without_container_types(k), without_container_types(v)))
                 .collect::<Vec<_>>(),
         )),

@@ -24,9 +24,10 @@ pub struct Record {
     pub text: String,
 }
 
-// Tags (engine -> crate): 0, a generated value through the engine's encoder; 1, a
-// Dictionary packet whose keys repeat, built byte by byte; and these two:
+// Tags (engine -> crate): 0, a generated value through the engine's encoder, and these:
 
+/// A Dictionary packet whose keys repeat, built byte by byte.
+pub const TAG_REPEATED_KEYS: u8 = 1;
 /// A String packet whose bytes hold a NUL, built byte by byte.
 pub const TAG_NUL: u8 = 2;
 /// An int that fits in 32 bits, sent with the 64-bit flag.
@@ -88,10 +89,11 @@ pub enum Named {
     /// The engine decodes an object sent as its id into an `EncodedObjectAsID` placeholder
     /// and re-encodes the placeholder's own id (null for id 0); the crate keeps the id.
     PlaceholderObjectIds,
-    /// Repeated Dictionary keys: the engine keeps one entry per key (the first key's
-    /// position, the last value); the crate's `Dictionary` keeps every entry (issue 11 moves
-    /// it to one entry per key). Besides packets built with repeated keys, an engine-made
-    /// packet has them when two keys differ only by a leading BOM, which decoding drops.
+    /// Repeated Dictionary keys: a packet holding a key twice (or two keys that differ only
+    /// by a leading BOM, which decoding drops) decodes to one entry, at the first key's
+    /// place with the last value, in the engine and in the crate alike, so both re-encode
+    /// fewer entries than the packet. (Checked the other way too: were the crate to keep
+    /// both, merging them as the engine does must give the engine's bytes and text.)
     RepeatedKeys,
     /// Godot 4's text writer prints `[]`, `{}` or `null` for a container past depth 100 and
     /// logs an error; the crate prints everything (see the text form's docs).
@@ -271,7 +273,9 @@ fn check_bytes(
     if vs_packet.is_none() && !merged_keys {
         // The crate's re-encoding is the engine's but not the packet: the crate's decoder
         // normalised the value as the engine's does. Say how.
-        let reason = if rec.tag == TAG_NUL {
+        let reason = if rec.tag == TAG_REPEATED_KEYS {
+            Named::RepeatedKeys
+        } else if rec.tag == TAG_NUL {
             Named::TextAfterNulDropped
         } else if rec.tag == TAG_WIDE_INT || has_wide_small_int(&rec.packet, dialect) {
             Named::WideIntNarrowed
@@ -373,8 +377,7 @@ pub fn merge_repeated_keys(w: &Variant, dialect: Dialect) -> Variant {
 /// A Dictionary with `d`'s key and value types and these entries.
 fn dictionary_like(d: &Dictionary, pairs: Vec<(Variant, Variant)>) -> Dictionary {
     let mut out = Dictionary::from(pairs);
-    out.key_type = d.key_type.clone();
-    out.value_type = d.value_type.clone();
+    out.set_types(d.key_type().clone(), d.value_type().clone());
     out
 }
 

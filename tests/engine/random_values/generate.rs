@@ -567,8 +567,7 @@ impl Gen {
                             d.insert(k, v);
                         }
                     }
-                    d.key_type = ElementType::Builtin(kt);
-                    d.value_type = ElementType::Builtin(vt);
+                    d.set_types(ElementType::Builtin(kt), ElementType::Builtin(vt));
                     Variant::Dictionary(d)
                 })
             })
