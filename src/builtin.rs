@@ -43,8 +43,6 @@ pub(crate) enum Shape {
     Struct,
     /// A newtype around a string, a u64 or a sequence.
     Newtype,
-    /// A unit struct.
-    Unit,
 }
 
 macro_rules! kinds {
@@ -126,7 +124,7 @@ kinds! {
     Rid => Rid, Newtype, [];
     ObjectId => Object, Newtype, [];
     Object => Object, Struct, ["class_name", "properties"];
-    Callable => Callable, Unit, [];
+    Callable => Callable, Struct, [];
     Signal => Signal, Struct, ["name", "object"];
     Image => Image, Struct, ["format", "mipmaps", "width", "height", "data"];
     InputEvent => InputEvent, Struct, ["event_type", "device", "extra"];
@@ -318,8 +316,116 @@ pub(crate) struct MapValueSeed<T>(pub PhantomData<T>);
 impl<'de, T: Builtin> DeserializeSeed<'de> for MapValueSeed<T> {
     type Value = T;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        Unwrap::new(T::KIND, FromMapValue::<T>(PhantomData)).deserialize(d)
+    }
+}
+
+struct FromMapValue<T>(PhantomData<T>);
+
+impl<'de, T: Builtin> DeserializeSeed<'de> for FromMapValue<T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         T::from_map_value(d)
     }
+}
+
+/// The content of a builtin's one-entry map, read by `seed`, however many more of those
+/// maps it comes wrapped in. (Written as a Dictionary beside serde's internal tag, a
+/// builtin is its own packet, which serde's buffering keeps as its one-entry map: the
+/// content of the outer map is then the inner map.)
+pub(crate) struct Unwrap<S> {
+    kind: Kind,
+    seed: S,
+}
+
+impl<S> Unwrap<S> {
+    pub fn new(kind: Kind, seed: S) -> Self {
+        Unwrap { kind, seed }
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Unwrap<S> {
+    type Value = S::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+macro_rules! unwrap_forward {
+    ($($method:ident($($arg:ident: $t:ty),*) => $de:expr;)*) => {$(
+        fn $method<E: de::Error>(self, $($arg: $t),*) -> Result<S::Value, E> {
+            self.seed.deserialize($de)
+        }
+    )*};
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Unwrap<S> {
+    type Value = S::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the content of a {}", self.kind.ty())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Value, A::Error> {
+        let Some(first) = map.next_key_seed(KeySeed)? else {
+            return self
+                .seed
+                .deserialize(de::value::MapAccessDeserializer::new(map));
+        };
+        if first == self.kind.name() {
+            let value = map.next_value_seed(self)?;
+            return finish_map(map, value);
+        }
+        self.seed
+            .deserialize(de::value::MapAccessDeserializer::new(Replay {
+                first: Some(first),
+                map,
+            }))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<S::Value, A::Error> {
+        self.seed
+            .deserialize(de::value::SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(d)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(d)
+    }
+
+    unwrap_forward! {
+        visit_bool(v: bool) => de::value::BoolDeserializer::new(v);
+        visit_i64(v: i64) => de::value::I64Deserializer::new(v);
+        visit_u64(v: u64) => de::value::U64Deserializer::new(v);
+        visit_f32(v: f32) => de::value::F32Deserializer::new(v);
+        visit_f64(v: f64) => de::value::F64Deserializer::new(v);
+        visit_str(v: &str) => de::value::StrDeserializer::new(v);
+        visit_borrowed_str(v: &'de str) => de::value::BorrowedStrDeserializer::new(v);
+        visit_string(v: String) => de::value::StringDeserializer::new(v);
+        visit_bytes(v: &[u8]) => de::value::BytesDeserializer::new(v);
+        visit_borrowed_bytes(v: &'de [u8]) => de::value::BorrowedBytesDeserializer::new(v);
+        visit_byte_buf(v: Vec<u8>) => de::value::BytesDeserializer::new(&v);
+        visit_unit() => de::value::UnitDeserializer::new();
+        visit_none() => de::value::UnitDeserializer::new();
+    }
+}
+
+/// `T` (a serde type, not a builtin) read as the content of a builtin's one-entry map.
+pub(crate) struct Content<T>(pub PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for Content<T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// [`Content`] inside any number of the one-entry maps of `kind`.
+pub(crate) fn content<T>(kind: Kind) -> Unwrap<Content<T>> {
+    Unwrap::new(kind, Content(PhantomData))
 }
 
 /// A fixed builtin's components, in wire order, as a flat sequence of numbers: the content
@@ -383,8 +489,10 @@ impl<'de, T, C: de::Deserialize<'de>> Visitor<'de> for NewtypeVisitor<T, C> {
         write!(f, "a {}", self.kind.ty())
     }
 
+    /// The content as itself, or (from serde's buffer, which hands every newtype's content
+    /// over so) as the one-entry map.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        self.content(d)
+        d.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
@@ -394,7 +502,7 @@ impl<'de, T, C: de::Deserialize<'de>> Visitor<'de> for NewtypeVisitor<T, C> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         match map.next_key_seed(KeySeed)? {
             Some(key) if key == self.kind.name() => {
-                let value = map.next_value::<C>()?;
+                let value = map.next_value_seed(content::<C>(self.kind))?;
                 finish_map(map, (self.wrap)(value))
             }
             _ => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
@@ -412,6 +520,39 @@ impl<'de, T, C: de::Deserialize<'de>> Visitor<'de> for NewtypeVisitor<T, C> {
         visit_byte_buf(v: Vec<u8>) => de::value::BytesDeserializer::new(&v);
     }
 }
+
+/// `e`, from serializing a newtype-shaped builtin of `kind`, with the reason named when it
+/// is serde's refusal to put such a value in an internally tagged enum (which has nowhere
+/// to put the tag of a value that is not a map or a struct).
+#[cold]
+pub(crate) fn name_in_error<E: serde::ser::Error>(kind: Kind, e: E) -> E {
+    let msg = e.to_string();
+    if msg.starts_with("cannot serialize tagged newtype variant") {
+        return E::custom(format_args!(
+            "{msg}: a {} is not a map or a struct in serde's data model, so an internally \
+             tagged enum has no place for its tag; use an adjacently tagged enum \
+             (`#[serde(tag = \"t\", content = \"c\")]`) or a struct variant",
+            kind.ty()
+        ));
+    }
+    e
+}
+
+/// `Serialize` for a newtype-shaped builtin: the newtype of its private name around
+/// `content`, with [`name_in_error`] on the way out.
+macro_rules! newtype_serialize {
+    ($t:ident, |$this:ident| $content:expr) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let kind = crate::builtin::Kind::$t;
+                let $this = self;
+                s.serialize_newtype_struct(kind.name(), $content)
+                    .map_err(|e| crate::builtin::name_in_error(kind, e))
+            }
+        }
+    };
+}
+pub(crate) use newtype_serialize;
 
 /// `Deserialize` and `Serialize` for struct-shaped builtins whose derives were made with
 /// `#[serde(remote = "Self")]` (so that the derived code is theirs to call).

@@ -205,7 +205,10 @@ pub(crate) fn write_head(
                 }
             }
         }
-        _ => return Err(cannot("typed containers")),
+        (VariantType::Dictionary, _) => {
+            return Err(cannot("typed Dictionary (Dictionary[K, V]) values"))
+        }
+        _ => return Err(cannot("typed Array (Array[T]) values")),
     }
     Ok(shared_bit)
 }

@@ -5,9 +5,10 @@ use std::fmt;
 
 /// `StringName`: an interned string in the engine, a plain string on the wire with its own
 /// type id (Godot 4 and Pandemonium; Godot 3 has no such type).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename = "$godot_bin::StringName")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StringName(pub String);
+
+crate::builtin::newtype_serialize!(StringName, |this| &this.0);
 
 impl<'de> serde::Deserialize<'de> for StringName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

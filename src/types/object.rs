@@ -5,15 +5,17 @@ use serde_derive::{Deserialize, Serialize};
 
 /// `RID`: a server resource id. Godot 4 sends the u64 id; Godot 3 and Pandemonium send
 /// nothing (every RID decodes as id 0 there).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename = "$godot_bin::Rid")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rid(pub u64);
+
+crate::builtin::newtype_serialize!(Rid, |this| &this.0);
 
 /// An object sent as its instance id (`var_to_bytes` without `full_objects`). The engine
 /// decodes it as an `EncodedObjectAsID`; id 0 is a null object.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename = "$godot_bin::ObjectId")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ObjectId(pub u64);
+
+crate::builtin::newtype_serialize!(ObjectId, |this| &this.0);
 
 /// A full object (`var_to_bytes_with_objects`): its class name and stored properties, in the
 /// engine's order. Decoding needs [`Config::allow_objects`](crate::Config::allow_objects);
@@ -29,8 +31,7 @@ pub struct Object {
 }
 
 /// `Callable`. The engine sends only the type: every callable decodes as an empty one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename = "$godot_bin::Callable")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Callable;
 
 /// `Signal`: a signal name and the id of the object that owns it (Godot 4 only).
@@ -64,9 +65,17 @@ macro_rules! id_builtin {
 }
 id_builtin!(Rid, ObjectId);
 
+/// A struct with no fields: `{}` in other formats, and through serde's buffering an
+/// empty map or the one-entry map of its private name.
+impl serde::Serialize for Callable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        s.serialize_struct(crate::builtin::Kind::Callable.name(), 0)?
+            .end()
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for Callable {
-    /// A unit, or (through serde's buffering) an empty map or the one-entry map of its
-    /// private name.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> serde::de::Visitor<'de> for V {
@@ -76,6 +85,15 @@ impl<'de> serde::Deserialize<'de> for Callable {
             }
             fn visit_unit<E: serde::de::Error>(self) -> Result<Callable, E> {
                 Ok(Callable)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Callable, A::Error> {
+                match seq.next_element::<serde::de::IgnoredAny>()? {
+                    None => Ok(Callable),
+                    Some(_) => Err(serde::de::Error::invalid_length(1, &self)),
+                }
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
@@ -90,6 +108,7 @@ impl<'de> serde::Deserialize<'de> for Callable {
                 Ok(Callable)
             }
         }
-        d.deserialize_unit_struct(crate::builtin::Kind::Callable.name(), V)
+        let kind = crate::builtin::Kind::Callable;
+        d.deserialize_struct(kind.name(), kind.fields(), V)
     }
 }

@@ -7,7 +7,6 @@
 
 use super::math::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
 use serde::de::{Deserialize, Deserializer};
-use serde::ser::{Serialize, Serializer};
 
 macro_rules! packed_array {
     // Strings and bytes: a newtype around their content (bytes already travel as one slice).
@@ -44,14 +43,7 @@ macro_rules! packed_array {
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name(pub Vec<$elem>);
 
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_newtype_struct(
-                    crate::builtin::Kind::$name.name(),
-                    &raw::Elems(&self.0),
-                )
-            }
-        }
+        crate::builtin::newtype_serialize!($name, |this| &raw::Elems(&this.0));
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -146,20 +138,8 @@ packed_array!(
     /// this crate reads the bytes as they are laid out).
     PackedVector4iArray(Vector4i), bulk);
 
-impl Serialize for PackedByteArray {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(
-            crate::builtin::Kind::PackedByteArray.name(),
-            serde_bytes::Bytes::new(&self.0),
-        )
-    }
-}
-
-impl Serialize for PackedStringArray {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(crate::builtin::Kind::PackedStringArray.name(), &self.0)
-    }
-}
+crate::builtin::newtype_serialize!(PackedByteArray, |this| serde_bytes::Bytes::new(&this.0));
+crate::builtin::newtype_serialize!(PackedStringArray, |this| &this.0);
 
 /// The bulk path of the packed arrays of numbers and vectors.
 ///
@@ -306,7 +286,9 @@ pub(crate) mod raw {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
             match map.next_key::<String>()? {
                 Some(key) if key == self.kind.name() => {
-                    let elems = map.next_value_seed(ElemsSeed(self))?;
+                    let kind = self.kind;
+                    let elems =
+                        map.next_value_seed(crate::builtin::Unwrap::new(kind, ElemsSeed(self)))?;
                     match map.next_key::<de::IgnoredAny>()? {
                         None => Ok(elems),
                         Some(_) => Err(de::Error::custom(
@@ -349,8 +331,13 @@ pub(crate) mod raw {
             Ok(b.chunks_exact(T::SIZE).map(T::get).collect())
         }
 
+        /// The elements as themselves, or (from serde's buffer) as the one-entry map.
         fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-            de::Deserialize::deserialize(d)
+            d.deserialize_any(self)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Vec<T>, A::Error> {
+            self.0.visit_map(map)
         }
 
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
@@ -372,6 +359,7 @@ pub(crate) mod raw {
 mod tests {
     use super::*;
     use crate::packet::packed::Elem;
+    use serde::Serialize;
 
     /// The payload written element by element, as the format defines it.
     fn reference<T: Elem>(ty: u32, elems: &[T], wide: bool) -> Vec<u8> {

@@ -91,8 +91,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for TypedArray<T> {
                 while let Some(key) = map.next_key::<String>()? {
                     if key == crate::builtin::Kind::TypedArray.name() {
                         // The one-entry map of serde's buffering: [element_type, shared, items].
-                        let (_, _, list): (de::IgnoredAny, de::IgnoredAny, Vec<T>) =
-                            map.next_value()?;
+                        let (_, _, list): (de::IgnoredAny, de::IgnoredAny, Vec<T>) = map
+                            .next_value_seed(crate::builtin::content(
+                                crate::builtin::Kind::TypedArray,
+                            ))?;
                         items = Some(list);
                     } else if key == "items" {
                         items = Some(map.next_value()?);

@@ -10,7 +10,7 @@
 //! without the bytes.
 
 use super::{Array, Dictionary, ElementType, Variant};
-use crate::builtin::{Builtin, Kind, MapValueSeed, Shape};
+use crate::builtin::{content, Builtin, Kind, MapValueSeed, Shape};
 use crate::de::leaves::{self, ArrayLeaves, LeafStream, OneEntry, Two};
 use crate::error::{Error, ErrorKind, Result};
 use crate::packet::math::{for_each_fixed, Fixed, Leaf, Leaves};
@@ -132,7 +132,7 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
     macro_rules! packed {
         ($($t:ident),*) => {
             match kind {
-                $(Kind::$t => return map.next_value::<$t>().map(Variant::$t),)*
+                $(Kind::$t => return map.next_value_seed(content::<$t>(kind)).map(Variant::$t),)*
                 _ => {}
             }
         };
@@ -153,10 +153,10 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
         PackedVector4iArray
     );
     Ok(match kind {
-        Kind::StringName => Variant::StringName(StringName(map.next_value()?)),
+        Kind::StringName => Variant::StringName(StringName(map.next_value_seed(content(kind))?)),
         Kind::NodePath => Variant::NodePath(map.next_value_seed(seed::<NodePath>())?),
-        Kind::Rid => Variant::Rid(Rid(map.next_value()?)),
-        Kind::ObjectId => Variant::ObjectId(ObjectId(map.next_value()?)),
+        Kind::Rid => Variant::Rid(Rid(map.next_value_seed(content(kind))?)),
+        Kind::ObjectId => Variant::ObjectId(ObjectId(map.next_value_seed(content(kind))?)),
         Kind::Object => Variant::Object(map.next_value_seed(seed::<Object>())?),
         Kind::Callable => {
             map.next_value::<de::IgnoredAny>()?;
@@ -165,13 +165,18 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
         Kind::Signal => Variant::Signal(map.next_value_seed(seed::<Signal>())?),
         Kind::Image => Variant::Image(map.next_value_seed(seed::<Image>())?),
         Kind::InputEvent => Variant::InputEvent(map.next_value_seed(seed::<InputEvent>())?),
-        Kind::TypedArray => Variant::Array(map.next_value::<TypedArrayShape>()?.into()),
-        Kind::PackedTypedArray => {
-            Variant::PackedTypedArray(map.next_value::<TypedArrayShape>()?.into())
-        }
-        Kind::TypedDictionary => {
-            Variant::Dictionary(map.next_value::<TypedDictionaryShape>()?.into())
-        }
+        Kind::TypedArray => Variant::Array(
+            map.next_value_seed(content::<TypedArrayShape>(kind))?
+                .into(),
+        ),
+        Kind::PackedTypedArray => Variant::PackedTypedArray(
+            map.next_value_seed(content::<TypedArrayShape>(kind))?
+                .into(),
+        ),
+        Kind::TypedDictionary => Variant::Dictionary(
+            map.next_value_seed(content::<TypedDictionaryShape>(kind))?
+                .into(),
+        ),
         _ => unreachable!("every kind is read above"),
     })
 }

@@ -370,6 +370,12 @@ pub(crate) fn from_fields(kind: Kind, fields: Dictionary) -> Result<Variant> {
 
 /// Reads a struct-shaped builtin from its named fields, with its own derived code.
 fn construct(kind: Kind, fields: Dictionary) -> Result<Variant> {
+    if kind == Kind::Callable {
+        return match fields.is_empty() {
+            true => Ok(Variant::Callable(Callable)),
+            false => Err(wrong_shape(kind)),
+        };
+    }
     if kind == Kind::Signal {
         // Built here: its object id is kept as bits in an int (see `MapCollect::field`).
         let name = fields

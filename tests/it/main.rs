@@ -22,5 +22,6 @@ mod interop;
 mod mapping;
 mod random_values;
 mod roundtrip_props;
+mod serde_paths;
 mod text;
 mod typed_golden;
