@@ -490,9 +490,14 @@ impl<'de, T, C: de::Deserialize<'de>> Visitor<'de> for NewtypeVisitor<T, C> {
     }
 
     /// The content as itself, or (from serde's buffer, which hands every newtype's content
-    /// over so) as the one-entry map.
+    /// over so) as the one-entry map. Only human-readable deserializers (godot_bin's, and
+    /// serde's buffer) present that map; the others may not describe themselves at all.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_any(self)
+        if d.is_human_readable() {
+            d.deserialize_any(self)
+        } else {
+            self.content(d)
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {

@@ -75,6 +75,18 @@ pub enum ErrorKind {
     /// A message from a `Serialize` or `Deserialize` implementation.
     #[error("{0}")]
     Custom(String),
+    /// An encrypted save (`GDEC`) did not decrypt with the key or password given: the MD5
+    /// of the decrypted content differs from the one the file carries, which is the
+    /// engine's only check. (A file damaged after it was written fails the same way.)
+    #[error("wrong key or password: the decrypted content does not match the file's MD5")]
+    WrongKey,
+    /// An encrypted save (`GDEC`) was opened without a key or password.
+    #[error("the file is encrypted (GDEC): a key or password is needed")]
+    KeyRequired,
+    /// A save file's container (the `GDEC` or `GCPF` wrapper) is damaged or holds
+    /// something the engine cannot read: the message says what.
+    #[error("corrupt save file: {0}")]
+    CorruptFile(String),
     /// Reading or writing failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),

@@ -149,6 +149,8 @@ mod de;
 mod dialect;
 mod error;
 pub mod explain;
+#[cfg(feature = "files")]
+pub mod file;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;

@@ -161,3 +161,19 @@ mod tests {
         assert!(NodePath::from("").is_empty());
     }
 }
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn non_self_describing_formats_read_their_own_bytes() {
+        // postcard cannot present "anything": the newtype's content is asked for by type.
+        let name = StringName::from("jump");
+        let bytes = postcard::to_allocvec(&name).unwrap();
+        assert_eq!(postcard::from_bytes::<StringName>(&bytes).unwrap(), name);
+        let rid = crate::Rid(1 << 63);
+        let bytes = postcard::to_allocvec(&rid).unwrap();
+        assert_eq!(postcard::from_bytes::<crate::Rid>(&bytes).unwrap(), rid);
+    }
+}

@@ -331,9 +331,15 @@ pub(crate) mod raw {
             Ok(b.chunks_exact(T::SIZE).map(T::get).collect())
         }
 
-        /// The elements as themselves, or (from serde's buffer) as the one-entry map.
+        /// The elements as themselves, or (from serde's buffer) as the one-entry map. Only
+        /// human-readable deserializers (godot_bin's, and serde's buffer) present that map;
+        /// the others may not describe themselves at all.
         fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-            d.deserialize_any(self)
+            if d.is_human_readable() {
+                d.deserialize_any(self)
+            } else {
+                d.deserialize_seq(self)
+            }
         }
 
         fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Vec<T>, A::Error> {

@@ -8,6 +8,8 @@
 mod support;
 
 mod differential;
+#[cfg(feature = "files")]
+mod files;
 mod godot3_harness;
 mod godot4_harness;
 #[cfg(all(feature = "glam", feature = "mint"))]
@@ -21,6 +23,8 @@ fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = Vec::new();
     trials.extend(differential::trials());
+    #[cfg(feature = "files")]
+    trials.extend(files::trials());
     trials.extend(godot3_harness::trials());
     trials.extend(godot4_harness::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]

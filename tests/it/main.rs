@@ -15,6 +15,10 @@ mod codec;
 mod dialects;
 mod differential;
 mod fast_paths;
+#[cfg(feature = "files")]
+mod files;
+#[cfg(feature = "files")]
+mod files_hostile;
 mod framing;
 mod golden;
 mod hostile;
