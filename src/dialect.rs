@@ -353,6 +353,11 @@ pub(crate) struct DialectSpec {
     pub shared_bit: bool,
     /// A NodePath's last subname is sent as Godot 2's separate property (flag bit 1).
     pub nodepath_property: bool,
+    /// The decoder keeps the absolute flag of a NodePath with no names and no subnames
+    /// (`NodePath("/")`, the root). Godot 4's `NodePath(names, subnames, absolute)` keeps
+    /// it; Godot 3's and Pandemonium's return the empty relative path for no names and no
+    /// subnames, whatever the flag (checked against 4.4.1 and 3.2.3).
+    pub keeps_root_nodepath: bool,
     /// Objects.
     pub objects: ObjectForm,
     /// Godot 4 double builds flag their math types with bit 16 and write f64 components;
@@ -385,6 +390,7 @@ impl DialectSpec {
             wide_numbers: true,
             shared_bit: false,
             nodepath_property: false,
+            keeps_root_nodepath: false,
             objects: ObjectForm::IdOrFull,
             double_math_flag: false,
             rid: RidForm::HeaderOnly,
@@ -643,6 +649,7 @@ static GODOT4: DialectSpec = DialectSpec {
     typed_dictionaries: true,
     double_math_flag: true,
     rid: RidForm::Id64,
+    keeps_root_nodepath: true,
     ..DialectSpec::new("Godot 4", GODOT4_TYPES)
 };
 static GODOT3: DialectSpec = DialectSpec::new("Godot 3", GODOT3_TYPES);

@@ -103,7 +103,7 @@ impl<'de> Deserializer<'de> {
             Kind::Callable if native => visitor.visit_unit(),
             Kind::Callable => visitor.visit_map(OneEntry::new(kind.name(), ().into_deserializer())),
             Kind::NodePath => {
-                let p = nodepath::read(r, self.d.pads.as_mut())?;
+                let p = nodepath::read(r, &self.d.ctx, self.d.pads.as_mut())?;
                 let seq = NodePathSeq {
                     names: Some(p.names),
                     subnames: Some(p.subnames),
@@ -299,7 +299,7 @@ impl<'de> Deserializer<'de> {
 
     /// The text of the NodePath payload at the reader (its header read).
     pub(super) fn node_path_text(&mut self) -> Result<String> {
-        let p = nodepath::read(&mut self.d.r, None)?;
+        let p = nodepath::read(&mut self.d.r, &self.d.ctx, None)?;
         Ok(NodePath {
             names: p.names.iter().map(|s| s.to_string()).collect(),
             subnames: p.subnames.iter().map(|s| s.to_string()).collect(),

@@ -11,8 +11,10 @@
 //! names. It leaves the padding after each text unwritten (whatever its buffer held), so
 //! packets from the engine differ from ours there and only there.
 //!
-//! The engine's `NodePath(names, subnames, absolute)` drops the absolute flag of a path
-//! with no names and no subnames, so an empty path always reads as relative.
+//! A path with no names and no subnames but the absolute flag is the root, `NodePath("/")`.
+//! Godot 4's decoder keeps it; Godot 3's and Pandemonium's `NodePath(names, subnames,
+//! absolute)` drop the flag of a path with no names and no subnames, so there it reads as
+//! the empty relative path (the dialect table's `keeps_root_nodepath`).
 
 use super::reader::Reader;
 use super::writer::Put;
@@ -35,6 +37,7 @@ pub(crate) struct NodePathRef<'de> {
 /// Reads a NodePath payload; the padding after each text is added to `pads` if given.
 pub(crate) fn read<'de>(
     r: &mut Reader<'de>,
+    ctx: &Ctx,
     mut pads: Option<&mut Vec<Range<usize>>>,
 ) -> Result<NodePathRef<'de>> {
     let at = r.pos();
@@ -73,7 +76,7 @@ pub(crate) fn read<'de>(
     Ok(NodePathRef {
         names: strings,
         subnames,
-        absolute: flags & 1 != 0 && total > 0,
+        absolute: flags & 1 != 0 && (total > 0 || ctx.spec.keeps_root_nodepath),
     })
 }
 

@@ -68,7 +68,7 @@ pub(crate) fn decode_payload(d: &mut Decoder<'_>, h: &Header) -> Result<Variant>
         T::String => Variant::String(text::read(r)?.to_owned()),
         T::StringName => Variant::StringName(StringName(text::read(r)?.to_owned())),
         T::NodePath => {
-            let p = nodepath::read(&mut d.r, d.pads.as_mut())?;
+            let p = nodepath::read(&mut d.r, &ctx, d.pads.as_mut())?;
             Variant::NodePath(NodePath {
                 names: p.names.iter().map(|s| s.to_string()).collect(),
                 subnames: p.subnames.iter().map(|s| s.to_string()).collect(),

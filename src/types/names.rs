@@ -60,6 +60,12 @@ impl fmt::Display for StringName {
 /// assert_eq!(p.subnames, ["position", "x"]);
 /// assert!(!p.absolute);
 /// assert_eq!(p.to_string(), "../Enemy:position:x");
+///
+/// // The root: absolute, with no names. Godot 4 sends and decodes it as such; Godot 3's
+/// // decoder turns it into the empty path, and so does this crate's in that dialect.
+/// let root = NodePath::from("/");
+/// assert!(root.absolute && root.names.is_empty() && !root.is_empty());
+/// assert_eq!(root.to_string(), "/");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(remote = "Self", rename = "$godot_bin::NodePath")]
@@ -75,9 +81,10 @@ pub struct NodePath {
 crate::builtin::struct_builtin!(NodePath);
 
 impl NodePath {
-    /// Whether the path names nothing (`NodePath("")`).
+    /// Whether the path is the empty path (`NodePath("")`): no names, no subnames, and
+    /// not absolute (`NodePath("/")`, the root, is not empty, as in Godot 4).
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty() && self.subnames.is_empty()
+        self.names.is_empty() && self.subnames.is_empty() && !self.absolute
     }
 }
 

@@ -14,6 +14,7 @@ mod godot3_harness;
 mod godot4_harness;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
+mod random_values;
 mod stream;
 mod text;
 mod values;
@@ -28,6 +29,7 @@ fn main() {
     trials.extend(godot4_harness::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
+    trials.extend(random_values::trials());
     trials.extend(stream::trials());
     trials.extend(text::trials());
     trials.extend(values::trials());

@@ -38,21 +38,25 @@ fn nodepath_counts_wrap_as_in_the_engine() {
     }
 }
 
-/// NODE_PATH, no names, no subnames, flags = absolute: the engine decodes it as the empty
-/// relative path, so `var2bytes` writes flags 0 (found by the engine differential, `tests/engine/differential.rs`).
+/// NODE_PATH, no names, no subnames, flags = absolute (`NodePath("/")`): Godot 3 and
+/// Pandemonium decode it as the empty relative path, so `var2bytes` writes flags 0 (found by
+/// the engine differential, `tests/engine/differential.rs`); Godot 4 keeps the root (found
+/// by the random-value differential; `tests/it/random_values.rs` has the engine's packets).
 #[test]
-fn empty_absolute_nodepath_decodes_as_relative() {
+fn empty_absolute_nodepath_decodes_per_dialect() {
     for dialect in [Dialect::Godot3, Dialect::Godot4, Dialect::Pandemonium] {
         let cfg = Config::new(dialect);
-        let header = cfg
-            .to_vec(&godot_bin::NodePath::from("a"))
-            .expect("encode a NodePath")[0];
-        let packet = [header, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0];
+        let packet = cfg.to_vec(&godot_bin::NodePath::from("/")).unwrap();
         let path: godot_bin::NodePath = cfg.from_slice(&packet).unwrap();
-        assert!(!path.absolute, "{dialect}: {path:?}");
-        // And so it re-encodes as the engine's var2bytes does: flags 0.
+        let keeps = dialect == Dialect::Godot4;
+        assert_eq!(path.absolute, keeps, "{dialect}: {path:?}");
+        // And so it re-encodes as that engine's own decode and re-encode does.
         let v: Variant = cfg.from_slice(&packet).unwrap();
-        assert_eq!(cfg.to_vec(&v).unwrap()[12..16], [0, 0, 0, 0], "{dialect}");
+        assert_eq!(
+            cfg.to_vec(&v).unwrap()[12..16],
+            [keeps as u8, 0, 0, 0],
+            "{dialect}"
+        );
     }
     // With a subname, the flag stays.
     let cfg = Config::new(Dialect::Godot3);

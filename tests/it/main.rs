@@ -26,6 +26,7 @@ mod golden;
 mod hostile;
 mod interop;
 mod mapping;
+mod random_values;
 mod roundtrip_props;
 mod serde_paths;
 mod text;
