@@ -3,7 +3,7 @@
 use super::Variant;
 use crate::dialect::VariantType;
 use crate::packet::math::{for_each_fixed, Fixed, Leaf, Leaves};
-use indexmap::IndexMap;
+use hashbrown::HashTable;
 use serde_derive::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -98,7 +98,9 @@ impl IntoIterator for Array {
 ///
 /// An ordered hash map: [`insert`](Dictionary::insert) and [`get`](Dictionary::get) take
 /// constant time, and iteration follows insertion order, which is the order the engine
-/// writes and this crate encodes.
+/// writes and this crate encodes. (Up to 8 entries, what most structs and messages hold,
+/// keys are found by comparing them in order, which is faster than hashing them; past that,
+/// through a hash index.)
 ///
 /// Keys compare as the engine compares them: a String and a StringName with the same text
 /// are the same key (the key first inserted keeps its type); `1` and `1.0` are different
@@ -119,7 +121,7 @@ impl IntoIterator for Array {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Dictionary {
-    map: IndexMap<Key, Variant, KeyState>,
+    map: Map,
     /// The key and value types of a typed Dictionary (boxed: most are untyped, and every
     /// `Variant` is as large as its largest kind).
     types: Option<Box<[ElementType; 2]>>,
@@ -127,18 +129,120 @@ pub struct Dictionary {
     pub shared: bool,
 }
 
-/// How keys are hashed: SipHash with keys drawn at random once per process, as std's
-/// `HashMap` does (so that keys sent by a peer cannot be chosen to collide), held in a
-/// static so that every `Dictionary` is two words smaller than with std's `RandomState`.
+/// How keys are hashed: foldhash (hashbrown's default), seeded at random once per process
+/// so that keys sent by a peer cannot be chosen to collide, the seed held in a static so
+/// that every `Dictionary` is two words smaller than with a seed of its own.
 #[derive(Clone, Copy, Debug, Default)]
 struct KeyState;
 
 impl BuildHasher for KeyState {
-    type Hasher = std::collections::hash_map::DefaultHasher;
+    type Hasher = foldhash::fast::FoldHasher<'static>;
     fn build_hasher(&self) -> Self::Hasher {
-        static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
-            std::sync::OnceLock::new();
+        static SEED: std::sync::OnceLock<foldhash::fast::RandomState> = std::sync::OnceLock::new();
         SEED.get_or_init(Default::default).build_hasher()
+    }
+}
+
+/// One entry, with its key's hash (compared before the keys, and kept for the index).
+#[derive(Clone)]
+struct Entry {
+    hash: u64,
+    key: Key,
+    value: Variant,
+}
+
+/// The entries in order, with a hash index of their positions once there are more than
+/// [`Map::LINEAR`].
+#[derive(Clone, Default)]
+struct Map {
+    entries: Vec<Entry>,
+    /// Positions in `entries`, by their key's hash (boxed: most maps have none).
+    index: Option<Box<HashTable<usize>>>,
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.entries.iter().map(|e| (&e.key.0, &e.value)))
+            .finish()
+    }
+}
+
+impl Map {
+    /// Entries found by comparing hashes in order, up to this many.
+    const LINEAR: usize = 16;
+
+    fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+            index: None,
+        }
+    }
+
+    /// The position of the key with hash `hash` that `eq` accepts.
+    #[inline]
+    fn find(&self, hash: u64, eq: impl Fn(&Key) -> bool) -> Option<usize> {
+        match &self.index {
+            None => self
+                .entries
+                .iter()
+                .position(|e| e.hash == hash && eq(&e.key)),
+            Some(index) => index.find(hash, |&i| eq(&self.entries[i].key)).copied(),
+        }
+    }
+
+    fn hash_of(key: &Key) -> u64 {
+        KeyState.hash_one(key)
+    }
+
+    fn find_key(&self, key: &Key) -> Option<usize> {
+        self.find(Map::hash_of(key), |k| k == key)
+    }
+
+    /// Inserts, or replaces the value of an equal key; the old value.
+    fn insert(&mut self, key: Key, value: Variant) -> Option<Variant> {
+        let hash = Map::hash_of(&key);
+        if let Some(i) = self.find(hash, |k| *k == key) {
+            return Some(std::mem::replace(&mut self.entries[i].value, value));
+        }
+        let i = self.entries.len();
+        if let Some(index) = &mut self.index {
+            let entries = &self.entries;
+            index.insert_unique(hash, i, |&j| entries[j].hash);
+        }
+        self.entries.push(Entry { hash, key, value });
+        if self.index.is_none() && self.entries.len() > Map::LINEAR {
+            self.reindex();
+        }
+        None
+    }
+
+    /// Builds the index from the entries.
+    fn reindex(&mut self) {
+        let mut index = HashTable::with_capacity(self.entries.len());
+        for (i, e) in self.entries.iter().enumerate() {
+            let entries = &self.entries;
+            index.insert_unique(e.hash, i, |&j| entries[j].hash);
+        }
+        self.index = Some(Box::new(index));
+    }
+
+    /// Removes the entry at `i`, keeping the order of the others.
+    fn remove(&mut self, i: usize) -> Entry {
+        let removed = self.entries.remove(i);
+        if self.index.is_some() {
+            if self.entries.len() > Map::LINEAR {
+                self.reindex();
+            } else {
+                self.index = None;
+            }
+        }
+        removed
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.index = None;
     }
 }
 
@@ -198,8 +302,8 @@ impl Hash for StrKey<'_> {
     }
 }
 
-impl indexmap::Equivalent<Key> for StrKey<'_> {
-    fn equivalent(&self, key: &Key) -> bool {
+impl StrKey<'_> {
+    fn matches(&self, key: &Key) -> bool {
         key.1 == 0 && key.0.as_str() == Some(self.0)
     }
 }
@@ -387,7 +491,10 @@ pub trait DictionaryKey {
 
 impl DictionaryKey for &str {
     fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
-        d.map.get_full(&StrKey(self)).map(|(i, k, v)| (i, &k.0, v))
+        let key = StrKey(self);
+        let i = d.map.find(KeyState.hash_one(&key), |k| key.matches(k))?;
+        let e = &d.map.entries[i];
+        Some((i, &e.key.0, &e.value))
     }
 }
 
@@ -402,9 +509,9 @@ impl DictionaryKey for &Variant {
         if let Some(s) = self.as_str() {
             return DictionaryKey::find(s, d);
         }
-        d.map
-            .get_full(&Key::new(self.clone()))
-            .map(|(i, k, v)| (i, &k.0, v))
+        let i = d.map.find_key(&Key::new(self.clone()))?;
+        let e = &d.map.entries[i];
+        Some((i, &e.key.0, &e.value))
     }
 }
 
@@ -412,8 +519,9 @@ macro_rules! owned_keys {
     ($($t:ty),*) => {$(
         impl DictionaryKey for $t {
             fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
-                let key = Key::new(Variant::from(self));
-                d.map.get_full(&key).map(|(i, k, v)| (i, &k.0, v))
+                let i = d.map.find_key(&Key::new(Variant::from(self)))?;
+                let e = &d.map.entries[i];
+                Some((i, &e.key.0, &e.value))
             }
         }
     )*};
@@ -448,7 +556,7 @@ impl Dictionary {
     /// An empty untyped dictionary with room for `n` entries.
     pub fn with_capacity(n: usize) -> Self {
         Dictionary {
-            map: IndexMap::with_capacity_and_hasher(n, KeyState),
+            map: Map::with_capacity(n),
             ..Dictionary::default()
         }
     }
@@ -487,12 +595,12 @@ impl Dictionary {
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.map.entries.len()
     }
 
     /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.map.entries.is_empty()
     }
 
     /// Inserts or replaces. A key already there (as the engine compares keys) keeps its
@@ -502,8 +610,7 @@ impl Dictionary {
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        let (_, old) = self.map.insert_full(Key::new(key.into()), value.into());
-        old
+        self.map.insert(Key::new(key.into()), value.into())
     }
 
     /// Inserts an entry decoded from a packet, as the engine's decoder does: like
@@ -526,7 +633,7 @@ impl Dictionary {
     /// The value for `key`, to change it.
     pub fn get_mut(&mut self, key: impl DictionaryKey) -> Option<&mut Variant> {
         let (i, _, _) = key.find(self)?;
-        self.map.get_index_mut(i).map(|(_, v)| v)
+        self.map.entries.get_mut(i).map(|e| &mut e.value)
     }
 
     /// The key as stored (its own type) and its value.
@@ -548,32 +655,35 @@ impl Dictionary {
     /// returns its value. Takes time linear in the entries after it.
     pub fn remove(&mut self, key: impl DictionaryKey) -> Option<Variant> {
         let (i, _, _) = key.find(self)?;
-        self.map.shift_remove_index(i).map(|(_, v)| v)
+        Some(self.map.remove(i).value)
     }
 
     /// The entry at position `i`.
     pub fn get_index(&self, i: usize) -> Option<(&Variant, &Variant)> {
-        self.map.get_index(i).map(|(k, v)| (&k.0, v))
+        self.map.entries.get(i).map(|e| (&e.key.0, &e.value))
     }
 
     /// The entries in order.
     pub fn iter(&self) -> Iter<'_> {
-        Iter(self.map.iter())
+        Iter(self.map.entries.iter())
     }
 
     /// The entries in order, values mutable.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Variant, &mut Variant)> {
-        self.map.iter_mut().map(|(k, v)| (&k.0, v))
+        self.map
+            .entries
+            .iter_mut()
+            .map(|e| (&e.key.0, &mut e.value))
     }
 
     /// The keys in order.
     pub fn keys(&self) -> impl Iterator<Item = &Variant> {
-        self.map.keys().map(|k| &k.0)
+        self.map.entries.iter().map(|e| &e.key.0)
     }
 
     /// The values in order.
     pub fn values(&self) -> impl Iterator<Item = &Variant> {
-        self.map.values()
+        self.map.entries.iter().map(|e| &e.value)
     }
 
     /// Removes every entry (the key and value types stay).
@@ -593,12 +703,12 @@ fn holds_object(v: &Variant) -> bool {
 }
 
 /// The entries of a [`Dictionary`], in order.
-pub struct Iter<'a>(indexmap::map::Iter<'a, Key, Variant>);
+pub struct Iter<'a>(std::slice::Iter<'a, Entry>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a Variant, &'a Variant);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|(k, v)| (&k.0, v))
+        self.0.next().map(|e| (&e.key.0, &e.value))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
@@ -609,7 +719,7 @@ impl ExactSizeIterator for Iter<'_> {}
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.0.next_back().map(|(k, v)| (&k.0, v))
+        self.0.next_back().map(|e| (&e.key.0, &e.value))
     }
 }
 
@@ -646,17 +756,17 @@ impl IntoIterator for Dictionary {
     type Item = (Variant, Variant);
     type IntoIter = IntoIter;
     fn into_iter(self) -> IntoIter {
-        IntoIter(self.map.into_iter())
+        IntoIter(self.map.entries.into_iter())
     }
 }
 
 /// The entries of a [`Dictionary`], in order, by value.
-pub struct IntoIter(indexmap::map::IntoIter<Key, Variant>);
+pub struct IntoIter(std::vec::IntoIter<Entry>);
 
 impl Iterator for IntoIter {
     type Item = (Variant, Variant);
     fn next(&mut self) -> Option<(Variant, Variant)> {
-        self.0.next().map(|(k, v)| (k.0, v))
+        self.0.next().map(|e| (e.key.0, e.value))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
@@ -704,6 +814,41 @@ mod tests {
         assert!(d.contains_key(&nan));
         assert_eq!(d.remove("a"), Some(Variant::Int(2)));
         assert_eq!(d.keys().next(), Some(&Variant::Int(1)));
+    }
+
+    #[test]
+    fn lookups_hold_across_the_index_threshold() {
+        // Below, at and past Map::LINEAR entries; removals that cross it back.
+        let mut d = Dictionary::new();
+        for i in 0..40i64 {
+            assert_eq!(d.insert(format!("k{i}"), i), None);
+            assert_eq!(
+                d.insert(StringName::from(format!("k{i}")), i * 10),
+                Some(i.into())
+            );
+            for j in 0..=i {
+                assert_eq!(d.get(format!("k{j}").as_str()), Some(&Variant::Int(j * 10)));
+                assert_eq!(d.get_index_of(j), None);
+            }
+            assert_eq!(d.len(), i as usize + 1);
+        }
+        for i in (0..40i64).step_by(3) {
+            assert_eq!(
+                d.remove(format!("k{i}").as_str()),
+                Some(Variant::Int(i * 10))
+            );
+        }
+        let left: Vec<i64> = d.values().map(|v| v.as_int().unwrap()).collect();
+        let expected: Vec<i64> = (0..40).filter(|i| i % 3 != 0).map(|i| i * 10).collect();
+        assert_eq!(left, expected);
+        for (i, k) in d.keys().enumerate() {
+            assert_eq!(d.get_index_of(k), Some(i));
+        }
+        while d.len() > 2 {
+            let k = d.get_index(0).unwrap().0.clone();
+            d.remove(&k);
+            assert!(d.keys().all(|k| d.contains_key(k)));
+        }
     }
 
     #[test]
