@@ -151,6 +151,8 @@ mod error;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
+#[cfg(feature = "multiplayer-core")]
+pub mod multiplayer;
 mod ser;
 pub mod text;
 mod types;
