@@ -1,7 +1,7 @@
 //! [`Config`]: the dialect and options that travel with every call.
 
 use crate::de::Deserializer;
-use crate::dialect::{Dialect, DialectSpec};
+use crate::dialect::Dialect;
 use crate::error::{ErrorKind, Result};
 use crate::ser::Serializer;
 use serde::de::{Deserialize, DeserializeOwned};
@@ -93,15 +93,6 @@ impl Config {
         self.dialect
     }
 
-    pub(crate) fn spec(&self) -> Result<&'static DialectSpec> {
-        let spec = self.dialect.spec();
-        if spec.supported {
-            Ok(spec)
-        } else {
-            Err(ErrorKind::UnsupportedDialect(self.dialect).into())
-        }
-    }
-
     /// Encodes `value` into a new byte vector: what `bytes_to_var` reads.
     pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
         let mut out = Vec::new();
@@ -155,7 +146,7 @@ impl Config {
         let mut de = Deserializer::from_slice(window, self)?;
         // Errors raised by visitors carry no offset yet: they happened where reading stopped.
         let value = T::deserialize(&mut de).map_err(|e| {
-            let mut e = e.or_at(de.reader.pos());
+            let mut e = e.or_at(de.d.r.pos());
             let ran_out = matches!(
                 e.kind(),
                 ErrorKind::UnexpectedEof | ErrorKind::LengthOutOfRange(_)

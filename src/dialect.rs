@@ -180,12 +180,6 @@ impl VariantType {
         all
     };
 
-    /// The type with this crate's index `i` (its discriminant), for decoding the index
-    /// back from a serialized `VariantType`.
-    pub(crate) fn from_index(i: u32) -> Option<VariantType> {
-        VariantType::ALL.get(i as usize).copied()
-    }
-
     /// The type's name as Godot 4 spells it (or the engine that has it, for the rest).
     pub fn name(self) -> &'static str {
         match self {
@@ -235,6 +229,46 @@ impl VariantType {
             T::InputEvent => "InputEvent",
             T::TypedArray => "TypedArray",
             T::PackedTypedArray => "PackedTypedArray",
+        }
+    }
+
+    /// The type's name as `dialect`'s engine spells it (`Quat` and `PoolIntArray` in Godot
+    /// 3, `Matrix32` in Godot 2...), as its text form and its documentation write it.
+    pub fn name_in(self, dialect: Dialect) -> &'static str {
+        let ty = self;
+        match dialect {
+            Dialect::Godot4 => ty.name(),
+            Dialect::Godot2 => match ty {
+                T::Transform2D => "Matrix32",
+                T::Basis => "Matrix3",
+                T::Quaternion => "Quat",
+                T::Transform3D => "Transform",
+                T::PackedByteArray => "RawArray",
+                T::PackedInt32Array => "IntArray",
+                T::PackedFloat32Array => "RealArray",
+                T::PackedStringArray => "StringArray",
+                T::PackedVector2Array => "Vector2Array",
+                T::PackedVector3Array => "Vector3Array",
+                T::PackedColorArray => "ColorArray",
+                _ => ty.name(),
+            },
+            // Godot 3 and Pandemonium.
+            _ => match ty {
+                T::Quaternion if dialect == Dialect::Godot3 => "Quat",
+                T::PackedVector4Array if dialect != Dialect::Godot3 => "PoolVector4Array",
+                T::Transform3D => "Transform",
+                T::PackedByteArray => "PoolByteArray",
+                T::PackedInt32Array => "PoolIntArray",
+                T::PackedFloat32Array => "PoolRealArray",
+                T::PackedStringArray => "PoolStringArray",
+                T::PackedVector2Array => "PoolVector2Array",
+                T::PackedVector3Array => "PoolVector3Array",
+                T::PackedColorArray => "PoolColorArray",
+                T::PackedVector2iArray => "PoolVector2iArray",
+                T::PackedVector3iArray => "PoolVector3iArray",
+                T::PackedVector4iArray => "PoolVector4iArray",
+                _ => ty.name(),
+            },
         }
     }
 
@@ -319,6 +353,11 @@ pub(crate) struct DialectSpec {
     pub shared_bit: bool,
     /// A NodePath's last subname is sent as Godot 2's separate property (flag bit 1).
     pub nodepath_property: bool,
+    /// The decoder keeps the absolute flag of a NodePath with no names and no subnames
+    /// (`NodePath("/")`, the root). Godot 4's `NodePath(names, subnames, absolute)` keeps
+    /// it; Godot 3's and Pandemonium's return the empty relative path for no names and no
+    /// subnames, whatever the flag (checked against 4.4.1 and 3.2.3).
+    pub keeps_root_nodepath: bool,
     /// Objects.
     pub objects: ObjectForm,
     /// Godot 4 double builds flag their math types with bit 16 and write f64 components;
@@ -351,6 +390,7 @@ impl DialectSpec {
             wide_numbers: true,
             shared_bit: false,
             nodepath_property: false,
+            keeps_root_nodepath: false,
             objects: ObjectForm::IdOrFull,
             double_math_flag: false,
             rid: RidForm::HeaderOnly,
@@ -609,6 +649,7 @@ static GODOT4: DialectSpec = DialectSpec {
     typed_dictionaries: true,
     double_math_flag: true,
     rid: RidForm::Id64,
+    keeps_root_nodepath: true,
     ..DialectSpec::new("Godot 4", GODOT4_TYPES)
 };
 static GODOT3: DialectSpec = DialectSpec::new("Godot 3", GODOT3_TYPES);
@@ -687,13 +728,11 @@ mod tests {
     }
 
     #[test]
-    fn every_type_index_maps_back_to_its_type() {
+    fn every_type_is_at_its_own_index() {
         // A type missing from ALL would leave Nil at its index.
-        for i in 0..VariantType::COUNT as u32 {
-            let ty = VariantType::from_index(i).unwrap_or_else(|| panic!("index {i}"));
-            assert_eq!(ty as u32, i);
+        for (i, ty) in VariantType::ALL.iter().enumerate() {
+            assert_eq!(*ty as usize, i);
         }
-        assert_eq!(VariantType::from_index(VariantType::COUNT as u32), None);
     }
 
     #[test]

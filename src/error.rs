@@ -7,7 +7,8 @@ use std::fmt;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The input ended inside a value.
+    /// The input ended inside a value: more bytes may complete it. A stream reader that
+    /// sees this on a packet it has not got whole waits for more.
     #[error("unexpected end of input")]
     UnexpectedEof,
     /// A header names a type id the dialect does not have (at or past `VARIANT_MAX`).
@@ -21,7 +22,9 @@ pub enum ErrorKind {
     /// A string's bytes are not valid UTF-8 (or encode a character the engine refuses).
     #[error("invalid UTF-8 in a string")]
     InvalidUtf8,
-    /// A length or count is negative, or larger than the bytes that follow.
+    /// A length or count that no input could satisfy: negative, past what the engine
+    /// accepts, or past [`Config::max_size`](crate::Config::max_size). (A length the input
+    /// is merely too short for is [`ErrorKind::UnexpectedEof`].)
     #[error("length {0} out of range")]
     LengthOutOfRange(i64),
     /// Containers nest deeper than the configured limit.
@@ -72,6 +75,18 @@ pub enum ErrorKind {
     /// A message from a `Serialize` or `Deserialize` implementation.
     #[error("{0}")]
     Custom(String),
+    /// An encrypted save (`GDEC`) did not decrypt with the key or password given: the MD5
+    /// of the decrypted content differs from the one the file carries, which is the
+    /// engine's only check. (A file damaged after it was written fails the same way.)
+    #[error("wrong key or password: the decrypted content does not match the file's MD5")]
+    WrongKey,
+    /// An encrypted save (`GDEC`) was opened without a key or password.
+    #[error("the file is encrypted (GDEC): a key or password is needed")]
+    KeyRequired,
+    /// A save file's container (the `GDEC` or `GCPF` wrapper) is damaged or holds
+    /// something the engine cannot read: the message says what.
+    #[error("corrupt save file: {0}")]
+    CorruptFile(String),
     /// Reading or writing failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -90,6 +105,18 @@ pub struct Error {
 struct ErrorInner {
     kind: ErrorKind,
     offset: Option<usize>,
+    /// Where in the value, innermost first (built as the error travels up, so that a
+    /// value decoded without error pays nothing for it).
+    path: Vec<PathSegment>,
+}
+
+/// One step of the path to where decoding failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathSegment {
+    /// An Array element (or a packed array's, or an object's property by position).
+    Index(usize),
+    /// A Dictionary entry (a struct's field) by its key's text.
+    Key(String),
 }
 
 /// `Result` with this crate's [`Error`].
@@ -102,6 +129,7 @@ impl Error {
             inner: Box::new(ErrorInner {
                 kind,
                 offset: Some(offset),
+                path: Vec::new(),
             }),
         }
     }
@@ -114,6 +142,58 @@ impl Error {
     /// The byte offset in the input where decoding failed, if the error came from decoding.
     pub fn offset(&self) -> Option<usize> {
         self.inner.offset
+    }
+
+    /// Where in the value decoding failed, as text: `players[3].hp` (empty at the top
+    /// level).
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Player { hp: i32 }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Game { players: Vec<Player> }
+    ///
+    /// let mut game = godot_bin::Dictionary::new();
+    /// let players: Vec<godot_bin::Variant> = vec![
+    ///     godot_bin::Dictionary::from_iter([("hp", 10)]).into(),
+    ///     godot_bin::Dictionary::from_iter([("hp", "lots")]).into(),
+    /// ];
+    /// game.insert("players", players);
+    /// let bytes = godot_bin::to_vec(&game)?;
+    /// let err = godot_bin::from_slice::<Game>(&bytes).unwrap_err();
+    /// assert_eq!(err.path(), "players[1].hp");
+    /// assert!(err.to_string().contains("at players[1].hp at byte offset"));
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for segment in self.inner.path.iter().rev() {
+            match segment {
+                PathSegment::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "[{i}]");
+                }
+                PathSegment::Key(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// The steps of [`Error::path`], outermost first.
+    pub fn path_segments(&self) -> impl Iterator<Item = &PathSegment> {
+        self.inner.path.iter().rev()
+    }
+
+    /// Adds the step an error passed on its way out of a container.
+    #[cold]
+    pub(crate) fn in_segment(mut self, segment: PathSegment) -> Self {
+        self.inner.path.push(segment);
+        self
     }
 
     /// Where an error came from, if it has an offset.
@@ -131,7 +211,11 @@ impl Error {
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Self {
         Error {
-            inner: Box::new(ErrorInner { kind, offset: None }),
+            inner: Box::new(ErrorInner {
+                kind,
+                offset: None,
+                path: Vec::new(),
+            }),
         }
     }
 }
@@ -144,9 +228,13 @@ impl From<std::io::Error> for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.inner.kind, f)?;
+        if !self.inner.path.is_empty() {
+            write!(f, " at {}", self.path())?;
+        }
         match self.inner.offset {
-            Some(at) => write!(f, "{} at byte offset {at}", self.inner.kind),
-            None => fmt::Display::fmt(&self.inner.kind, f),
+            Some(at) => write!(f, " at byte offset {at}"),
+            None => Ok(()),
         }
     }
 }

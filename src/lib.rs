@@ -148,23 +148,26 @@ mod config;
 mod de;
 mod dialect;
 mod error;
+pub mod explain;
+#[cfg(feature = "files")]
+pub mod file;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
 #[cfg(feature = "multiplayer-core")]
 pub mod multiplayer;
+mod packet;
 mod ser;
 pub mod text;
 mod types;
 mod variant;
-mod wire;
 
 pub use config::Config;
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
 pub use dialect::{Dialect, VariantType};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, PathSegment, Result};
 pub use ser::{Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
 pub use types::math::*;
@@ -172,7 +175,8 @@ pub use types::names::{NodePath, StringName};
 pub use types::object::{Callable, Object, ObjectId, Rid, Signal};
 pub use types::packed::*;
 pub use types::typed::{GodotType, TypedArray};
-pub use variant::{Array, Dictionary, ElementType, Variant};
+pub use variant::{from_variant, to_variant};
+pub use variant::{Array, Dictionary, DictionaryKey, ElementType, Variant};
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;

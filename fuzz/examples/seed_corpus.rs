@@ -80,5 +80,30 @@ fn main() {
             );
         }
     }
+    // Save files: each engine-made file, behind the byte that makes the file targets take
+    // it as a file (0 for file_encrypted, 4 for file_compressed); its plain content behind
+    // the bytes that make them wrap it themselves.
+    let files = here.join("../tests/data/files");
+    for engine in ["godot3", "godot4"] {
+        let dir = files.join(engine);
+        for entry in std::fs::read_dir(&dir).expect("tests/data/files") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let bytes = std::fs::read(&path).expect("read file");
+            if name.ends_with(".bin") {
+                let (target, how) = if bytes.starts_with(b"GDEC") {
+                    ("file_encrypted", 0u8)
+                } else {
+                    ("file_compressed", 4u8)
+                };
+                write(&corpus.join(target), &name, &[&[how][..], &bytes].concat());
+                count += 1;
+            } else if name.ends_with(".plain") && bytes.len() < 4096 {
+                for (target, how) in [("file_encrypted", 1u8), ("file_encrypted", 2), ("file_compressed", 0), ("file_compressed", 2)] {
+                    write(&corpus.join(target), &format!("{name}-{how}"), &[&[how][..], &bytes].concat());
+                }
+            }
+        }
+    }
     println!("{count} golden seeds written under {}", corpus.display());
 }

@@ -1,13 +1,17 @@
-//! serde's access traits over Array elements, Dictionary entries and enum variants.
+//! serde's access traits over Array elements, Dictionary entries and enum variants. An
+//! error passing out of an element or entry learns where it was (its index, its key's text):
+//! the path in [`Error::path`](crate::Error::path).
 
 use super::Deserializer;
-use crate::error::{Error, Result};
+use crate::error::{Error, PathSegment, Result};
+use crate::packet::{Decoder, Nest};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 /// The elements of an Array, one level deeper than the Array.
 pub(crate) struct ArrayAccess<'a, 'de> {
     de: &'a mut Deserializer<'de>,
-    left: usize,
+    index: usize,
+    count: usize,
 }
 
 impl<'a, 'de> ArrayAccess<'a, 'de> {
@@ -18,9 +22,13 @@ impl<'a, 'de> ArrayAccess<'a, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         de.nest(|de| {
-            let mut access = ArrayAccess { de, left: count };
+            let mut access = ArrayAccess {
+                de,
+                index: 0,
+                count,
+            };
             let value = visitor.visit_seq(&mut access)?;
-            if access.left != 0 {
+            if access.index != count {
                 return Err(de::Error::invalid_length(count, &"fewer elements"));
             }
             Ok(value)
@@ -32,15 +40,19 @@ impl<'de> de::SeqAccess<'de> for ArrayAccess<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
+        if self.index == self.count {
             return Ok(None);
         }
-        self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        let index = self.index;
+        self.index += 1;
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(PathSegment::Index(index))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.de.prealloc(self.left))
+        Some(self.de.d.prealloc(self.count - self.index))
     }
 }
 
@@ -48,6 +60,8 @@ impl<'de> de::SeqAccess<'de> for ArrayAccess<'_, 'de> {
 pub(crate) struct DictionaryAccess<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: usize,
+    /// Where the last key read starts, to name it in an error.
+    key_at: usize,
 }
 
 impl<'a, 'de> DictionaryAccess<'a, 'de> {
@@ -58,7 +72,11 @@ impl<'a, 'de> DictionaryAccess<'a, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         de.nest(|de| {
-            let mut access = DictionaryAccess { de, left: count };
+            let mut access = DictionaryAccess {
+                de,
+                left: count,
+                key_at: 0,
+            };
             let value = visitor.visit_map(&mut access)?;
             if access.left != 0 {
                 return Err(de::Error::invalid_length(count, &"fewer entries"));
@@ -76,15 +94,34 @@ impl<'de> de::MapAccess<'de> for DictionaryAccess<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
+        self.key_at = self.de.d.r.pos();
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(&mut *self.de)
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(e.in_segment(key_segment(&self.de.d, self.key_at))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.de.prealloc(self.left))
+        Some(self.de.d.prealloc(self.left))
+    }
+}
+
+/// The path step of the entry whose key starts at `at`: the key's text (a string key's own
+/// text, any other key's text form). Only called on the error path.
+#[cold]
+#[inline(never)]
+pub(crate) fn key_segment(d: &Decoder<'_>, at: usize) -> PathSegment {
+    let mut key = Decoder::with_ctx(&d.r.input()[at..], d.ctx);
+    match crate::packet::variant::decode(&mut key) {
+        Ok(v) => match v.as_str() {
+            Some(s) => PathSegment::Key(s.to_owned()),
+            None => PathSegment::Key(format!("[{v}]")),
+        },
+        Err(_) => PathSegment::Key("?".into()),
     }
 }
 
@@ -115,7 +152,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_any(self.de, visitor)
+        de::Deserializer::deserialize_seq(self.de, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(

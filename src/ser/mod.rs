@@ -1,19 +1,24 @@
-//! The serde [`Serializer`]: serde's data model in, Variant packets out.
+//! The serde [`Serializer`]: serde's data model in, Variant packets out, a thin adapter
+//! over the packet layer ([`crate::packet`]).
 //!
 //! Ordinary Rust values map as the crate docs' table says. The builtin types
 //! ([`Vector3`](crate::Vector3), the packed arrays, [`NodePath`](crate::NodePath)...) are
-//! recognised by their private serde names and written as their own packet types, by the
-//! sinks in [`sinks`].
+//! recognised by their private serde names ([`crate::builtin`]) and written as their own
+//! packet types: the math types, strings and packed arrays streamed as they arrive
+//! ([`builtin`]), the rest gathered into a [`Variant`](crate::Variant) and written by the
+//! packet layer.
 
-mod sinks;
+mod builtin;
 
-use crate::builtin::{self, Builtin, Form};
+use crate::builtin::{Kind, Shape};
 use crate::config::Config;
-use crate::dialect::{DialectSpec, VariantType};
+use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::wire::{put_text_packet, Put, FLAG_64};
+use crate::packet::text::put_text_packet;
+use crate::packet::writer::Put;
+use crate::packet::{header, scalar, Ctx};
+use builtin::FixedFields;
 use serde::ser::{self, Serialize};
-use sinks::{BuiltinFields, PackedSink, ScalarSink};
 
 /// Writes one value as a Variant packet into a `Vec<u8>`.
 ///
@@ -35,22 +40,20 @@ pub struct Serializer<'a> {
     pub(crate) out: Vec<u8>,
     /// Where `out` goes back to.
     dest: &'a mut Vec<u8>,
-    pub(crate) spec: &'static DialectSpec,
-    config: Config,
+    pub(crate) ctx: Ctx,
     /// Nesting depth of the value written next (the top level is 0).
-    depth: usize,
+    pub(crate) depth: usize,
 }
 
 impl<'a> Serializer<'a> {
     /// A serializer that appends to `out`, speaking `config`'s dialect. `out` holds what was
     /// written once the serializer is dropped.
     pub fn new(out: &'a mut Vec<u8>, config: &Config) -> Result<Self> {
-        let spec = config.spec()?;
+        let ctx = Ctx::new(config)?;
         Ok(Serializer {
             out: std::mem::take(out),
             dest: out,
-            spec,
-            config: config.clone(),
+            ctx,
             depth: 0,
         })
     }
@@ -67,72 +70,36 @@ impl<'a> Serializer<'a> {
     /// The header word for `ty`, refusing types the dialect lacks and values nested past
     /// the depth limit.
     #[inline]
-    fn header_word(&self, ty: VariantType, flags: u32) -> Result<u32> {
-        match self.spec.id_of(ty) {
-            Some(id) if self.depth <= self.config.max_depth => Ok(id | flags),
-            _ => Err(self.header_error(ty)),
+    pub(crate) fn header_word(&self, ty: VariantType, flags: u32) -> Result<u32> {
+        if self.depth > self.ctx.max_depth {
+            return Err(self.depth_error());
         }
+        header::word(&self.ctx, ty, flags)
     }
 
-    /// Why [`Serializer::header_word`] refused `ty`. Out of line: inlined, the error's
-    /// construction gave every caller a large stack frame.
+    /// The depth limit's error. Out of line: inlined, the error's construction gave every
+    /// caller a large stack frame.
     #[cold]
     #[inline(never)]
-    fn header_error(&self, ty: VariantType) -> Error {
-        if self.depth > self.config.max_depth {
-            return ErrorKind::DepthExceeded(self.config.max_depth).into();
-        }
-        ErrorKind::TypeNotInDialect {
-            ty,
-            dialect: self.config.dialect,
-        }
-        .into()
+    pub(crate) fn depth_error(&self) -> Error {
+        ErrorKind::DepthExceeded(self.ctx.max_depth).into()
     }
 
-    /// A header and one 32-bit payload word, in one write.
-    #[inline]
-    fn word_packet(&mut self, ty: VariantType, word: u32) -> Result<()> {
-        let header = self.header_word(ty, 0)?;
-        self.out.put_u64(u64::from(header) | u64::from(word) << 32);
-        Ok(())
-    }
-
-    /// INT: 32-bit when the value fits, else 64-bit with the flag, as the engine writes it.
-    /// Godot 2 has no 64-bit INT: a value outside i32 is an error, never truncated.
-    /// (The 32-bit case inlines at every caller; the rest stays out of line.)
+    /// INT: 32-bit when the value fits, else 64-bit with the flag ([`crate::packet::scalar`]).
     #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
-        match i32::try_from(v) {
-            Ok(small) => self.word_packet(VariantType::Int, small as u32),
-            Err(_) => self.wide_int(v),
+        if self.depth > self.ctx.max_depth {
+            return Err(self.depth_error());
         }
+        scalar::write_int(&mut self.out, &self.ctx, v)
     }
 
-    /// [`Serializer::int`] past i32.
-    #[inline(never)]
-    fn wide_int(&mut self, v: i64) -> Result<()> {
-        if !self.spec.wide_numbers {
-            return Err(out_of_range(v, "int (32-bit in this dialect)"));
-        }
-        self.header(VariantType::Int, FLAG_64)?;
-        self.out.put_u64(v as u64);
-        Ok(())
-    }
-
-    /// FLOAT: 32-bit when the value survives a round trip through f32 (so never NaN),
-    /// else 64-bit with the flag (FORMAT.md §2.3). Godot 2 has only f32: values are rounded
-    /// to it as that engine rounds them, and a finite value beyond f32's range is an error.
+    /// FLOAT: 32-bit when that loses nothing ([`crate::packet::scalar`]).
     fn float(&mut self, v: f64) -> Result<()> {
-        if !self.spec.wide_numbers && v.is_finite() && (v as f32).is_infinite() {
-            return Err(out_of_range(v, "float (32-bit in this dialect)"));
+        if self.depth > self.ctx.max_depth {
+            return Err(self.depth_error());
         }
-        if (v as f32) as f64 == v || !self.spec.wide_numbers {
-            self.word_packet(VariantType::Float, (v as f32).to_bits())?;
-        } else {
-            self.header(VariantType::Float, FLAG_64)?;
-            self.out.put_f64(v);
-        }
-        Ok(())
+        scalar::write_float(&mut self.out, &self.ctx, v)
     }
 
     #[inline(always)]
@@ -160,26 +127,9 @@ impl<'a> Serializer<'a> {
         self.string(variant)
     }
 
-    /// The fields of the builtin `b`, kept out of line so that `serialize_struct` inlines.
-    #[inline(never)]
-    fn builtin_fields<'s>(&'s mut self, b: &'static Builtin) -> Result<Compound<'s, 'a>> {
-        Ok(Compound::Builtin(BuiltinFields::begin(self, b)?))
-    }
-
-    /// Whether math types get f64 components and header bit 16 in this dialect.
-    fn wide_reals(&self, b: &Builtin) -> bool {
-        b.header_flags(self.spec, self.config.double_precision) & FLAG_64 != 0
-            && b.ty.has_real_components()
-    }
-
-    /// Writes a builtin's header and returns the sink for its payload.
-    fn builtin_scalar_sink(&mut self, b: &Builtin) -> Result<ScalarSink<'_>> {
-        self.header(
-            b.ty,
-            b.header_flags(self.spec, self.config.double_precision),
-        )?;
-        let wide = self.wide_reals(b);
-        Ok(ScalarSink::new(&mut self.out, wide))
+    /// A whole packet of `v`, written by the packet layer at this depth.
+    pub(crate) fn variant(&mut self, v: &crate::Variant) -> Result<()> {
+        crate::packet::variant::encode(&mut self.out, &self.ctx, self.depth, v)
     }
 
     /// Writes a value nested in a container. Past a few levels the stack is grown on
@@ -187,7 +137,7 @@ impl<'a> Serializer<'a> {
     /// stack, ends deep nesting (a sanitizer build's frames are many times larger).
     #[inline]
     pub(crate) fn nested<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        if self.depth < crate::de::SHALLOW {
+        if self.depth < crate::packet::SHALLOW {
             value.serialize(self)
         } else {
             self.nested_deep(value)
@@ -198,13 +148,7 @@ impl<'a> Serializer<'a> {
     #[cold]
     #[inline(never)]
     fn nested_deep<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, || {
-            value.serialize(&mut *self)
-        })
-    }
-
-    pub(crate) fn enter(&mut self) {
-        self.depth += 1;
+        crate::packet::grow_stack(|| value.serialize(&mut *self))
     }
 
     pub(crate) fn leave(&mut self, levels: usize) {
@@ -219,15 +163,7 @@ impl Drop for Serializer<'_> {
     }
 }
 
-#[cold]
-#[inline(never)]
-fn out_of_range(value: impl ToString, target: &'static str) -> Error {
-    ErrorKind::NumberOutOfRange {
-        value: value.to_string(),
-        target,
-    }
-    .into()
-}
+use crate::packet::scalar::out_of_range;
 
 impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
     type Ok = ();
@@ -247,7 +183,9 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
     }
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.word_packet(VariantType::Bool, v as u32)
+        let h = self.header_word(VariantType::Bool, 0)?;
+        scalar::write_word_packet(&mut self.out, h, v as u32);
+        Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
@@ -292,9 +230,10 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         self.string(v)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.header(VariantType::PackedByteArray, 0)?;
-        sinks::put_bytes(&mut self.out, v);
-        Ok(())
+        if self.depth > self.ctx.max_depth {
+            return Err(self.depth_error());
+        }
+        crate::packet::packed::write_bytes(&mut self.out, &self.ctx, v)
     }
     fn serialize_none(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
@@ -306,8 +245,9 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         self.header(VariantType::Nil, 0)
     }
     fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
-        match builtin::by_name(name) {
-            Some(b) => self.builtin_scalar_sink(b).map(drop),
+        match Kind::by_name(name) {
+            Some(Kind::Callable) => self.header(VariantType::Callable, 0),
+            Some(kind) => Err(crate::variant::ser::wrong_shape(kind)),
             None => self.serialize_unit(),
         }
     }
@@ -319,33 +259,10 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        let Some(b) = builtin::by_name(name) else {
-            return value.serialize(self);
-        };
-        match b.form {
-            Form::Fixed(_) => {
-                let absent = b.fixed_shape(self.spec).is_some_and(|s| s.min_size(4) == 0);
-                if absent {
-                    // A Godot 3 RID or Godot 2 object: the engine sends the type alone, so
-                    // only id 0 (what such a packet decodes to) can be expressed.
-                    if sinks::capture_u64(value)? != 0 {
-                        let msg = format!("{} ids are not sent by {}", b.ty, self.config.dialect);
-                        return Err(ErrorKind::Unsupported(msg).into());
-                    }
-                    return self.builtin_scalar_sink(b).map(drop);
-                }
-                let sink = self.builtin_scalar_sink(b)?;
-                value.serialize(sink).map(drop)
-            }
-            Form::Packed(_) | Form::Bytes => {
-                self.header(
-                    b.ty,
-                    b.header_flags(self.spec, self.config.double_precision),
-                )?;
-                let wide = self.wide_reals(b);
-                value.serialize(PackedSink::new(&mut self.out, wide))
-            }
-            _ => Err(ErrorKind::Unsupported(format!("{name} as a newtype")).into()),
+        match Kind::by_name(name) {
+            None => value.serialize(self),
+            Some(kind) if kind.shape() == Shape::Newtype => self.newtype_builtin(kind, value),
+            Some(kind) => Err(crate::variant::ser::wrong_shape(kind)),
         }
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -391,12 +308,12 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
     // and read back whole, it cost a store-forwarding stall per struct.
     #[inline(always)]
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'s, 'a>> {
-        match builtin::by_name(name) {
-            Some(b) if matches!(b.form, Form::Fixed(_)) => {
-                Ok(Compound::Builtin(BuiltinFields::fixed(self, b)?))
-            }
-            Some(b) => self.builtin_fields(b),
+        match Kind::by_name(name) {
             None => self.serialize_map(None),
+            Some(kind) if kind.shape() == Shape::Fixed => {
+                Ok(Compound::Fixed(FixedFields::begin(self, kind)?))
+            }
+            Some(kind) => self.collect(kind),
         }
     }
     #[inline(always)]
@@ -423,13 +340,14 @@ pub enum Compound<'s, 'a> {
         ser: &'s mut Serializer<'a>,
         count_at: usize,
         count: u32,
-        /// Bits ORed into the count (Godot 2's shared flag).
-        count_flags: u32,
         levels: u32,
     },
-    /// The fields of a builtin type.
+    /// The components of a math builtin, written as they come.
     #[doc(hidden)]
-    Builtin(BuiltinFields<'s, 'a>),
+    Fixed(FixedFields<'s, 'a>),
+    /// The fields of another builtin, gathered, then written whole.
+    #[doc(hidden)]
+    Collect(Box<builtin::Collect<'s, 'a>>),
 }
 
 impl<'s, 'a> Compound<'s, 'a> {
@@ -438,16 +356,8 @@ impl<'s, 'a> Compound<'s, 'a> {
             ser,
             count_at,
             count: 0,
-            count_flags: 0,
             levels,
         }
-    }
-
-    pub(crate) fn with_count_flags(mut self, flags: u32) -> Self {
-        if let Compound::Counted { count_flags, .. } = &mut self {
-            *count_flags = flags;
-        }
-        self
     }
 
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -456,9 +366,7 @@ impl<'s, 'a> Compound<'s, 'a> {
                 *count += 1;
                 ser.nested(value)
             }
-            Compound::Builtin(_) => {
-                Err(ErrorKind::Unsupported("elements in a builtin".into()).into())
-            }
+            _ => Err(ErrorKind::Unsupported("elements in a builtin".into()).into()),
         }
     }
 
@@ -476,16 +384,15 @@ impl<'s, 'a> Compound<'s, 'a> {
                 ser.string(name)?;
                 ser.nested(value)
             }
-            Compound::Builtin(fields) => fields.field(name, value),
+            Compound::Fixed(fields) => fields.field(name, value),
+            Compound::Collect(fields) => fields.field(name, value),
         }
     }
 
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
             Compound::Counted { ser, .. } => ser.nested(value),
-            Compound::Builtin(_) => {
-                Err(ErrorKind::Unsupported("values in a builtin".into()).into())
-            }
+            _ => Err(ErrorKind::Unsupported("values in a builtin".into()).into()),
         }
     }
 
@@ -495,14 +402,14 @@ impl<'s, 'a> Compound<'s, 'a> {
                 ser,
                 count_at,
                 count,
-                count_flags,
                 levels,
             } => {
-                ser.out.patch_u32(count_at, count | count_flags);
+                ser.out.patch_u32(count_at, count);
                 ser.leave(levels as usize);
                 Ok(())
             }
-            Compound::Builtin(fields) => fields.finish(),
+            Compound::Fixed(fields) => fields.finish(),
+            Compound::Collect(fields) => fields.finish(),
         }
     }
 }

@@ -4,7 +4,6 @@ use crate::dialect::{Dialect, VariantType};
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::variant::{ElementType, Variant};
-use std::cmp::Ordering;
 use std::fmt::{self, Write};
 
 /// Writes `v` in `dialect`'s text form.
@@ -179,17 +178,16 @@ impl<W: Write> Writer<'_, W> {
                 }
             }
             Variant::Dictionary(d) => {
-                let typed =
-                    self.style.godot4 && !(d.key_type.is_untyped() && d.value_type.is_untyped());
+                let typed = self.style.godot4 && d.is_typed();
                 if typed {
                     self.s("Dictionary[")?;
-                    self.element_type(&d.key_type, "Variant")?;
+                    self.element_type(d.key_type(), "Variant")?;
                     self.s(", ")?;
-                    self.element_type(&d.value_type, "Variant")?;
+                    self.element_type(d.value_type(), "Variant")?;
                     self.s("](")?;
                     stack.push(Task::Static(")"));
                 }
-                if d.entries.is_empty() {
+                if d.is_empty() {
                     return self.s(match self.style.family {
                         Dialect::Godot4 => "{}",
                         Dialect::Pandemonium => "{\n}",
@@ -198,9 +196,11 @@ impl<W: Write> Writer<'_, W> {
                 }
                 self.s("{\n")?;
                 stack.push(Task::Static("\n}"));
-                let order = sorted_keys(&d.entries, self.style.dialect);
+                let entries: Vec<(&Variant, &Variant)> = d.iter().collect();
+                let keys: Vec<&Variant> = entries.iter().map(|e| e.0).collect();
+                let order = super::order::key_order(&keys, self.style.dialect);
                 for (n, &i) in order.iter().enumerate().rev() {
-                    let (key, value) = &d.entries[i];
+                    let (key, value) = entries[i];
                     stack.push(Task::Value(value));
                     stack.push(Task::Static(": "));
                     stack.push(Task::Value(key));
@@ -539,41 +539,7 @@ pub(super) const IMAGE_FORMATS: [&str; 23] = [
 
 /// The type's name in `dialect`'s text.
 pub(super) fn type_name(ty: VariantType, dialect: Dialect) -> &'static str {
-    use VariantType as T;
-    match dialect {
-        Dialect::Godot4 => ty.name(),
-        Dialect::Godot2 => match ty {
-            T::Transform2D => "Matrix32",
-            T::Basis => "Matrix3",
-            T::Quaternion => "Quat",
-            T::Transform3D => "Transform",
-            T::PackedByteArray => "RawArray",
-            T::PackedInt32Array => "IntArray",
-            T::PackedFloat32Array => "RealArray",
-            T::PackedStringArray => "StringArray",
-            T::PackedVector2Array => "Vector2Array",
-            T::PackedVector3Array => "Vector3Array",
-            T::PackedColorArray => "ColorArray",
-            _ => ty.name(),
-        },
-        // Godot 3 and Pandemonium.
-        _ => match ty {
-            T::Quaternion if dialect == Dialect::Godot3 => "Quat",
-            T::PackedVector4Array if dialect != Dialect::Godot3 => "PoolVector4Array",
-            T::Transform3D => "Transform",
-            T::PackedByteArray => "PoolByteArray",
-            T::PackedInt32Array => "PoolIntArray",
-            T::PackedFloat32Array => "PoolRealArray",
-            T::PackedStringArray => "PoolStringArray",
-            T::PackedVector2Array => "PoolVector2Array",
-            T::PackedVector3Array => "PoolVector3Array",
-            T::PackedColorArray => "PoolColorArray",
-            T::PackedVector2iArray => "PoolVector2iArray",
-            T::PackedVector3iArray => "PoolVector3iArray",
-            T::PackedVector4iArray => "PoolVector4iArray",
-            _ => ty.name(),
-        },
-    }
+    ty.name_in(dialect)
 }
 
 /// `String::c_escape_multiline`: only `\` and `"` are escaped.
@@ -688,95 +654,6 @@ fn g_layout(e_form: &str) -> String {
     out
 }
 
-/// The order the engine prints a Dictionary's entries in: by type id, then by value
-/// (`Variant::operator<`); Godot 4 compares String and StringName keys by their text
-/// (`StringLikeVariantOrder`). Ties keep their packet order. Returns entry indices.
-fn sorted_keys(entries: &[(Variant, Variant)], dialect: Dialect) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..entries.len()).collect();
-    // The engine's comparison is not a total order (NaN keys, String/StringName mixes), so
-    // use a merge sort that tolerates any comparator rather than `sort_by`, which may
-    // panic on one.
-    merge_sort(&mut idx, &|a: &usize, b: &usize| {
-        key_cmp(&entries[*a].0, &entries[*b].0, dialect)
-    });
-    idx
-}
-
-fn merge_sort<T: Copy>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
-    if v.len() <= 1 {
-        return;
-    }
-    let mid = v.len() / 2;
-    merge_sort(&mut v[..mid], cmp);
-    merge_sort(&mut v[mid..], cmp);
-    let mut merged = Vec::with_capacity(v.len());
-    let (mut i, mut j) = (0, mid);
-    while i < mid && j < v.len() {
-        // Take from the right only when strictly smaller: stable.
-        if cmp(&v[j], &v[i]) == Ordering::Less {
-            merged.push(v[j]);
-            j += 1;
-        } else {
-            merged.push(v[i]);
-            i += 1;
-        }
-    }
-    merged.extend_from_slice(&v[i..mid]);
-    merged.extend_from_slice(&v[j..]);
-    v.copy_from_slice(&merged);
-}
-
-fn key_cmp(a: &Variant, b: &Variant, dialect: Dialect) -> Ordering {
-    if dialect == Dialect::Godot4 {
-        if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
-            return x.cmp(y);
-        }
-    }
-    let rank = |v: &Variant| {
-        let ty = v.get_type();
-        match dialect.type_id(ty) {
-            Some(id) => (0, id),
-            None => (1, ty as u32),
-        }
-    };
-    rank(a).cmp(&rank(b)).then_with(|| same_type_cmp(a, b))
-}
-
-fn floats(a: &[f32], b: &[f32]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        match x.partial_cmp(y) {
-            Some(Ordering::Equal) => continue,
-            Some(o) => return o,
-            None => return Ordering::Equal,
-        }
-    }
-    Ordering::Equal
-}
-
-/// `Variant::operator<` between two values of one type, where the engine defines it.
-fn same_type_cmp(a: &Variant, b: &Variant) -> Ordering {
-    match (a, b) {
-        (Variant::Bool(x), Variant::Bool(y)) => x.cmp(y),
-        (Variant::Int(x), Variant::Int(y)) => x.cmp(y),
-        (Variant::Float(x), Variant::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
-        (Variant::String(x), Variant::String(y)) => x.cmp(y),
-        (Variant::StringName(x), Variant::StringName(y)) => x.cmp(y),
-        (Variant::Vector2(x), Variant::Vector2(y)) => floats(&[x.x, x.y], &[y.x, y.y]),
-        (Variant::Vector3(x), Variant::Vector3(y)) => floats(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
-        (Variant::Vector4(x), Variant::Vector4(y)) => {
-            floats(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w])
-        }
-        (Variant::Vector2i(x), Variant::Vector2i(y)) => (x.x, x.y).cmp(&(y.x, y.y)),
-        (Variant::Vector3i(x), Variant::Vector3i(y)) => (x.x, x.y, x.z).cmp(&(y.x, y.y, y.z)),
-        (Variant::Vector4i(x), Variant::Vector4i(y)) => {
-            (x.x, x.y, x.z, x.w).cmp(&(y.x, y.y, y.z, y.w))
-        }
-        (Variant::Rid(x), Variant::Rid(y)) => x.0.cmp(&y.0),
-        (Variant::ObjectId(x), Variant::ObjectId(y)) => x.0.cmp(&y.0),
-        _ => Ordering::Equal,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -815,16 +692,5 @@ mod tests {
             let back = s.parse::<f64>().unwrap() as f32;
             assert_eq!(back.to_bits(), x.to_bits(), "{s}");
         }
-    }
-
-    #[test]
-    fn merge_sort_is_stable_and_survives_a_bad_comparator() {
-        let mut v = [3, 1, 2, 1, 0];
-        merge_sort(&mut v, &|a: &i32, b: &i32| a.cmp(b));
-        assert_eq!(v, [0, 1, 1, 2, 3]);
-        let mut w: Vec<u32> = (0..100).collect();
-        merge_sort(&mut w, &|a: &u32, b: &u32| (a ^ b).cmp(&(a & b)));
-        w.sort_unstable();
-        assert_eq!(w, (0..100).collect::<Vec<_>>());
     }
 }

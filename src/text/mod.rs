@@ -47,9 +47,15 @@
 //! Dictionary prints as a plain one in engines without typed containers.
 //!
 //! As the engines do:
-//! * Dictionary keys are printed **sorted** (by type, then value; String and StringName
-//!   keys by their text in Godot 4), so text made from a Dictionary lists its entries in
-//!   an order that may differ from the packet's. Parsing keeps the order of the text.
+//! * Dictionary keys are printed in the engine's order: the engines sort the key list with
+//!   their own sort and comparison (by type id, then by the type's `<` where it has one;
+//!   String and StringName keys by their text in Godot 4), and where the comparison says
+//!   nothing (Color, NodePath or Callable keys, NaN...) the order is whatever the engine's
+//!   sort leaves of the packet's order, which this crate reproduces step by step. So text
+//!   made from a Dictionary may list its entries in another order than the packet. Two
+//!   orders cannot be reproduced, since the engine compares memory addresses there:
+//!   StringName keys inside Array keys (Godot 4) and object keys (Godot 3). Parsing keeps
+//!   the order of the text.
 //! * Strings escape only `"` and `\` (a newline is printed as a newline); StringName,
 //!   NodePath and PackedStringArray elements use C escapes (`\n`, `\t`, `\'`, ... and, in
 //!   Godot 3 and Pandemonium, `\?`).
@@ -57,6 +63,10 @@
 //!   object sent as its id prints as the engine's `EncodedObjectAsID` object, and id 0
 //!   (a null object) as `null`.
 //! * `Callable()` and `Signal()` print empty: the engine stores neither in text.
+//!
+//! Unlike the engines, this crate prints everything, however deep: Godot 4's writer prints
+//! an Array nested more than 100 levels deep as `[]`, a Dictionary as `{}` and an Object as
+//! `null` (and logs "Max recursion reached"), which loses data; Godot 3.2's prints all.
 //!
 //! # Floats
 //!
@@ -95,6 +105,7 @@
 //! cannot overflow the stack.
 
 mod display;
+mod order;
 mod parse;
 
 pub use parse::{ParseError, MAX_DEPTH};

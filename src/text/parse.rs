@@ -691,8 +691,7 @@ impl<'a> Parser<'a> {
                 let mut dict = Dictionary::from(entries);
                 if let Some((k, v)) = types {
                     self.expect(Tok::ParenClose, "')' after a typed Dictionary")?;
-                    dict.key_type = k;
-                    dict.value_type = v;
+                    dict.set_types(k, v);
                 }
                 Variant::Dictionary(dict)
             }

@@ -8,7 +8,7 @@ use serde_derive::{Deserialize, Serialize};
 /// `format` is the engine's `Image::Format` (0 = grayscale ... 22 = custom); decoding
 /// refuses 23 and above, as the engine does.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename = "$godot_bin::Image")]
+#[serde(remote = "Self", rename = "$godot_bin::Image")]
 pub struct Image {
     /// `Image::Format`.
     pub format: u32,
@@ -37,7 +37,7 @@ pub struct Image {
 ///
 /// The type numbers follow 2.1's `InputEvent::Type` as FORMAT.md records them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename = "$godot_bin::InputEvent")]
+#[serde(remote = "Self", rename = "$godot_bin::InputEvent")]
 pub struct InputEvent {
     /// `InputEvent::Type`.
     pub event_type: u32,
@@ -46,6 +46,8 @@ pub struct InputEvent {
     /// The words this type carries (see the table).
     pub extra: Vec<u32>,
 }
+
+crate::builtin::struct_builtin!(Image, InputEvent);
 
 impl Image {
     /// `Image::FORMAT_MAX` of Godot 2.x (`core/image.h`): formats are below it.

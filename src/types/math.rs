@@ -2,6 +2,9 @@
 //!
 //! Through godot_bin each encodes as its own packet type (a `Vector3` field becomes a
 //! VECTOR3 packet); through other serde formats each is an ordinary struct.
+//!
+//! `Default` is the engine's: zero vectors, identity transforms, bases, quaternions and
+//! projections, opaque black.
 
 use serde_derive::{Deserialize, Serialize};
 
@@ -13,8 +16,10 @@ pub type Real = f32;
 macro_rules! plain_struct {
     ($(#[$doc:meta])* $name:ident, $magic:literal { $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-        #[serde(rename = $magic)]
+        #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+        // The derived code is called by the impls of crate::builtin, which add the forms
+        // serde's buffering needs.
+        #[serde(remote = "Self", rename = $magic)]
         pub struct $name {
             $($(#[$fdoc])* pub $field: $ty,)*
         }
@@ -185,5 +190,219 @@ impl Color {
     /// A color from red, green, blue and alpha.
     pub const fn from_rgba(r: f32, g: f32, b: f32, a: f32) -> Self {
         Color { r, g, b, a }
+    }
+}
+
+crate::builtin::fixed_builtin!(
+    Vector2,
+    Vector2i,
+    Rect2,
+    Rect2i,
+    Vector3,
+    Vector3i,
+    Transform2D,
+    Vector4,
+    Vector4i,
+    Plane,
+    Quaternion,
+    Aabb,
+    Basis,
+    Transform3D,
+    Projection,
+    Color
+);
+
+/// `Default` as the named constant the engine's default constructor gives.
+macro_rules! default_is {
+    ($($t:ident => $c:ident),*) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                $t::$c
+            }
+        }
+    )*};
+}
+default_is!(
+    Vector2 => ZERO, Vector2i => ZERO, Rect2 => ZERO, Rect2i => ZERO, Vector3 => ZERO,
+    Vector3i => ZERO, Transform2D => IDENTITY, Vector4 => ZERO, Vector4i => ZERO, Plane => ZERO,
+    Quaternion => IDENTITY, Aabb => ZERO, Basis => IDENTITY, Transform3D => IDENTITY,
+    Projection => IDENTITY, Color => BLACK
+);
+
+impl Vector2 {
+    /// `(0, 0)`.
+    pub const ZERO: Vector2 = Vector2::new(0.0, 0.0);
+    /// `(1, 1)`.
+    pub const ONE: Vector2 = Vector2::new(1.0, 1.0);
+    /// `(-1, 0)`.
+    pub const LEFT: Vector2 = Vector2::new(-1.0, 0.0);
+    /// `(1, 0)`.
+    pub const RIGHT: Vector2 = Vector2::new(1.0, 0.0);
+    /// `(0, -1)`: up in 2D, where y grows downwards.
+    pub const UP: Vector2 = Vector2::new(0.0, -1.0);
+    /// `(0, 1)`.
+    pub const DOWN: Vector2 = Vector2::new(0.0, 1.0);
+}
+
+impl Vector2i {
+    /// `(0, 0)`.
+    pub const ZERO: Vector2i = Vector2i::new(0, 0);
+    /// `(1, 1)`.
+    pub const ONE: Vector2i = Vector2i::new(1, 1);
+}
+
+impl Vector3 {
+    /// `(0, 0, 0)`.
+    pub const ZERO: Vector3 = Vector3::new(0.0, 0.0, 0.0);
+    /// `(1, 1, 1)`.
+    pub const ONE: Vector3 = Vector3::new(1.0, 1.0, 1.0);
+    /// `(-1, 0, 0)`.
+    pub const LEFT: Vector3 = Vector3::new(-1.0, 0.0, 0.0);
+    /// `(1, 0, 0)`.
+    pub const RIGHT: Vector3 = Vector3::new(1.0, 0.0, 0.0);
+    /// `(0, 1, 0)`.
+    pub const UP: Vector3 = Vector3::new(0.0, 1.0, 0.0);
+    /// `(0, -1, 0)`.
+    pub const DOWN: Vector3 = Vector3::new(0.0, -1.0, 0.0);
+    /// `(0, 0, -1)`: forward in the engine's right-handed 3D.
+    pub const FORWARD: Vector3 = Vector3::new(0.0, 0.0, -1.0);
+    /// `(0, 0, 1)`.
+    pub const BACK: Vector3 = Vector3::new(0.0, 0.0, 1.0);
+}
+
+impl Vector3i {
+    /// `(0, 0, 0)`.
+    pub const ZERO: Vector3i = Vector3i::new(0, 0, 0);
+    /// `(1, 1, 1)`.
+    pub const ONE: Vector3i = Vector3i::new(1, 1, 1);
+}
+
+impl Vector4 {
+    /// `(0, 0, 0, 0)`.
+    pub const ZERO: Vector4 = Vector4::new(0.0, 0.0, 0.0, 0.0);
+    /// `(1, 1, 1, 1)`.
+    pub const ONE: Vector4 = Vector4::new(1.0, 1.0, 1.0, 1.0);
+}
+
+impl Vector4i {
+    /// `(0, 0, 0, 0)`.
+    pub const ZERO: Vector4i = Vector4i::new(0, 0, 0, 0);
+    /// `(1, 1, 1, 1)`.
+    pub const ONE: Vector4i = Vector4i::new(1, 1, 1, 1);
+}
+
+impl Rect2 {
+    /// Position and size zero.
+    pub const ZERO: Rect2 = Rect2::new(Vector2::ZERO, Vector2::ZERO);
+}
+
+impl Rect2i {
+    /// Position and size zero.
+    pub const ZERO: Rect2i = Rect2i::new(Vector2i::ZERO, Vector2i::ZERO);
+}
+
+impl Plane {
+    /// Normal and distance zero (the engine's `Plane()`).
+    pub const ZERO: Plane = Plane::new(Vector3::ZERO, 0.0);
+}
+
+impl Aabb {
+    /// Position and size zero.
+    pub const ZERO: Aabb = Aabb {
+        position: Vector3::ZERO,
+        size: Vector3::ZERO,
+    };
+}
+
+impl Quaternion {
+    /// No rotation: `(0, 0, 0, 1)`.
+    pub const IDENTITY: Quaternion = Quaternion::new(0.0, 0.0, 0.0, 1.0);
+}
+
+impl Basis {
+    /// The identity matrix.
+    pub const IDENTITY: Basis = Basis {
+        rows: [Vector3::RIGHT, Vector3::UP, Vector3::BACK],
+    };
+    /// `x` mirrored: `(-1, 0, 0), (0, 1, 0), (0, 0, 1)` as rows.
+    pub const FLIP_X: Basis = Basis {
+        rows: [Vector3::LEFT, Vector3::UP, Vector3::BACK],
+    };
+    /// `y` mirrored.
+    pub const FLIP_Y: Basis = Basis {
+        rows: [Vector3::RIGHT, Vector3::DOWN, Vector3::BACK],
+    };
+    /// `z` mirrored.
+    pub const FLIP_Z: Basis = Basis {
+        rows: [Vector3::RIGHT, Vector3::UP, Vector3::FORWARD],
+    };
+}
+
+impl Transform3D {
+    /// No rotation, scale or translation.
+    pub const IDENTITY: Transform3D = Transform3D {
+        basis: Basis::IDENTITY,
+        origin: Vector3::ZERO,
+    };
+}
+
+impl Transform2D {
+    /// No rotation, scale or translation.
+    pub const IDENTITY: Transform2D = Transform2D {
+        x: Vector2::RIGHT,
+        y: Vector2::DOWN,
+        origin: Vector2::ZERO,
+    };
+}
+
+impl Projection {
+    /// The identity matrix.
+    pub const IDENTITY: Projection = Projection {
+        columns: [
+            Vector4::new(1.0, 0.0, 0.0, 0.0),
+            Vector4::new(0.0, 1.0, 0.0, 0.0),
+            Vector4::new(0.0, 0.0, 1.0, 0.0),
+            Vector4::new(0.0, 0.0, 0.0, 1.0),
+        ],
+    };
+    /// All zeros.
+    pub const ZERO: Projection = Projection {
+        columns: [Vector4::ZERO; 4],
+    };
+}
+
+impl Color {
+    /// Opaque black `(0, 0, 0, 1)`: the engine's `Color()`.
+    pub const BLACK: Color = Color::from_rgba(0.0, 0.0, 0.0, 1.0);
+    /// Opaque white.
+    pub const WHITE: Color = Color::from_rgba(1.0, 1.0, 1.0, 1.0);
+    /// Transparent black `(0, 0, 0, 0)`.
+    pub const TRANSPARENT: Color = Color::from_rgba(0.0, 0.0, 0.0, 0.0);
+    /// Opaque red.
+    pub const RED: Color = Color::from_rgba(1.0, 0.0, 0.0, 1.0);
+    /// Opaque green `(0, 1, 0, 1)` (the engine's `Color.GREEN`).
+    pub const GREEN: Color = Color::from_rgba(0.0, 1.0, 0.0, 1.0);
+    /// Opaque blue.
+    pub const BLUE: Color = Color::from_rgba(0.0, 0.0, 1.0, 1.0);
+
+    /// An opaque color from red, green and blue.
+    pub const fn from_rgb(r: f32, g: f32, b: f32) -> Self {
+        Color { r, g, b, a: 1.0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_engines() {
+        assert_eq!(Transform3D::default(), Transform3D::IDENTITY);
+        assert_eq!(Basis::default().rows[1], Vector3::new(0.0, 1.0, 0.0));
+        assert_eq!(Quaternion::default(), Quaternion::new(0.0, 0.0, 0.0, 1.0));
+        assert_eq!(Transform2D::default().y, Vector2::new(0.0, 1.0));
+        assert_eq!(Projection::default().columns[3].w, 1.0);
+        assert_eq!(Color::default(), Color::from_rgba(0.0, 0.0, 0.0, 1.0));
+        assert_eq!(Vector3::default(), Vector3::ZERO);
     }
 }

@@ -5,9 +5,24 @@ use std::fmt;
 
 /// `StringName`: an interned string in the engine, a plain string on the wire with its own
 /// type id (Godot 4 and Pandemonium; Godot 3 has no such type).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename = "$godot_bin::StringName")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StringName(pub String);
+
+crate::builtin::newtype_serialize!(StringName, |this| &this.0);
+
+impl<'de> serde::Deserialize<'de> for StringName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let kind = crate::builtin::Kind::StringName;
+        d.deserialize_newtype_struct(
+            kind.name(),
+            crate::builtin::NewtypeVisitor {
+                wrap: StringName,
+                kind,
+                content: std::marker::PhantomData::<String>,
+            },
+        )
+    }
+}
 
 impl From<&str> for StringName {
     fn from(s: &str) -> Self {
@@ -45,9 +60,15 @@ impl fmt::Display for StringName {
 /// assert_eq!(p.subnames, ["position", "x"]);
 /// assert!(!p.absolute);
 /// assert_eq!(p.to_string(), "../Enemy:position:x");
+///
+/// // The root: absolute, with no names. Godot 4 sends and decodes it as such; Godot 3's
+/// // decoder turns it into the empty path, and so does this crate's in that dialect.
+/// let root = NodePath::from("/");
+/// assert!(root.absolute && root.names.is_empty() && !root.is_empty());
+/// assert_eq!(root.to_string(), "/");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename = "$godot_bin::NodePath")]
+#[serde(remote = "Self", rename = "$godot_bin::NodePath")]
 pub struct NodePath {
     /// Node names, split on `/`.
     pub names: Vec<String>,
@@ -57,10 +78,13 @@ pub struct NodePath {
     pub absolute: bool,
 }
 
+crate::builtin::struct_builtin!(NodePath);
+
 impl NodePath {
-    /// Whether the path names nothing (`NodePath("")`).
+    /// Whether the path is the empty path (`NodePath("")`): no names, no subnames, and
+    /// not absolute (`NodePath("/")`, the root, is not empty, as in Godot 4).
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty() && self.subnames.is_empty()
+        self.names.is_empty() && self.subnames.is_empty() && !self.absolute
     }
 }
 
@@ -135,5 +159,21 @@ mod tests {
         assert!(NodePath::from("a::b").is_empty());
         assert_eq!(NodePath::from("a:").subnames, Vec::<String>::new());
         assert!(NodePath::from("").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn non_self_describing_formats_read_their_own_bytes() {
+        // postcard cannot present "anything": the newtype's content is asked for by type.
+        let name = StringName::from("jump");
+        let bytes = postcard::to_allocvec(&name).unwrap();
+        assert_eq!(postcard::from_bytes::<StringName>(&bytes).unwrap(), name);
+        let rid = crate::Rid(1 << 63);
+        let bytes = postcard::to_allocvec(&rid).unwrap();
+        assert_eq!(postcard::from_bytes::<crate::Rid>(&bytes).unwrap(), rid);
     }
 }

@@ -89,7 +89,14 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for TypedArray<T> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut items = None;
                 while let Some(key) = map.next_key::<String>()? {
-                    if key == "items" {
+                    if key == crate::builtin::Kind::TypedArray.name() {
+                        // The one-entry map of serde's buffering: [element_type, shared, items].
+                        let (_, _, list): (de::IgnoredAny, de::IgnoredAny, Vec<T>) = map
+                            .next_value_seed(crate::builtin::content(
+                                crate::builtin::Kind::TypedArray,
+                            ))?;
+                        items = Some(list);
+                    } else if key == "items" {
                         items = Some(map.next_value()?);
                     } else {
                         map.next_value::<de::IgnoredAny>()?;

@@ -2,7 +2,10 @@
 
 use super::Variant;
 use crate::dialect::VariantType;
+use crate::packet::math::{for_each_fixed, Fixed, Leaf, Leaves};
+use indexmap::IndexMap;
 use serde_derive::{Deserialize, Serialize};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 /// The element (or key, or value) type of a Godot 4 typed container.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -90,32 +93,333 @@ impl IntoIterator for Array {
     }
 }
 
-/// `Dictionary`: key/value pairs in insertion order, any [`Variant`] as key, with key and
-/// value types when it is a Godot 4.4 typed dictionary.
+/// `Dictionary`: entries in insertion order, any [`Variant`] as key, with key and value
+/// types when it is a Godot 4.4 typed dictionary.
 ///
-/// It is a list, as the engine sends it: lookups are linear, and decoding keeps every pair
-/// the packet holds, in its order, so that re-encoding gives the same bytes.
+/// An ordered hash map: [`insert`](Dictionary::insert) and [`get`](Dictionary::get) take
+/// constant time, and iteration follows insertion order, which is the order the engine
+/// writes and this crate encodes.
+///
+/// Keys compare as the engine compares them: a String and a StringName with the same text
+/// are the same key (the key first inserted keeps its type); `1` and `1.0` are different
+/// keys; `0.0` and `-0.0` are the same key, and so are two NaNs. Inserting a key that is
+/// already there replaces its value and keeps its place. A packet that holds a key twice
+/// decodes the way the engine decodes it: the key keeps its first place and takes the last
+/// value (so it re-encodes with one entry, as the engine's own re-encoding does).
 ///
 /// ```
-/// use godot_bin::{Dictionary, Variant};
+/// use godot_bin::{Dictionary, StringName, Variant};
 /// let mut d = Dictionary::new();
 /// d.insert("hp", 10);
 /// d.insert(1, "one");
-/// d.insert("hp", 12); // replaces the value, keeps the position
+/// d.insert(StringName::from("hp"), 12); // the same key as "hp": replaces the value
 /// assert_eq!(d.get("hp"), Some(&Variant::Int(12)));
 /// assert_eq!(d.len(), 2);
+/// assert_eq!(d.keys().next(), Some(&Variant::from("hp"))); // still a String, still first
 /// ```
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Dictionary {
-    /// The key type; [`ElementType::Untyped`] for a plain Dictionary.
-    pub key_type: ElementType,
-    /// The value type; [`ElementType::Untyped`] for a plain Dictionary.
-    pub value_type: ElementType,
-    /// The entries, in order.
-    pub entries: Vec<(Variant, Variant)>,
+    map: IndexMap<Key, Variant, KeyState>,
+    /// The key and value types of a typed Dictionary (boxed: most are untyped, and every
+    /// `Variant` is as large as its largest kind).
+    types: Option<Box<[ElementType; 2]>>,
     /// Godot 2 only: the dictionary is shared (bit 31 of the count).
     pub shared: bool,
 }
+
+/// How keys are hashed: SipHash with keys drawn at random once per process, as std's
+/// `HashMap` does (so that keys sent by a peer cannot be chosen to collide), held in a
+/// static so that every `Dictionary` is two words smaller than with std's `RandomState`.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyState;
+
+impl BuildHasher for KeyState {
+    type Hasher = std::collections::hash_map::DefaultHasher;
+    fn build_hasher(&self) -> Self::Hasher {
+        static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
+            std::sync::OnceLock::new();
+        SEED.get_or_init(Default::default).build_hasher()
+    }
+}
+
+/// The element type of an untyped container.
+static UNTYPED: ElementType = ElementType::Untyped;
+
+/// Equality is structural and ordered: the same entries (keys of the same types) in the
+/// same order, and the same key and value types, as the bytes they encode to.
+impl PartialEq for Dictionary {
+    fn eq(&self, other: &Dictionary) -> bool {
+        self.types == other.types
+            && self.shared == other.shared
+            && self.len() == other.len()
+            && self
+                .iter()
+                .zip(other.iter())
+                .all(|((k1, v1), (k2, v2))| k1 == k2 && v1 == v2)
+    }
+}
+
+/// A Dictionary key, hashed and compared as the engine compares keys.
+#[derive(Clone, Debug)]
+struct Key(Variant);
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        key_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        key_hash(&self.0, h)
+    }
+}
+
+/// A `&str` looked up without building a `Variant`: it hashes as a string-like key does.
+struct StrKey<'a>(&'a str);
+
+impl Hash for StrKey<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        STRING_LIKE.hash(h);
+        self.0.hash(h);
+    }
+}
+
+impl indexmap::Equivalent<Key> for StrKey<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        key.0.as_str() == Some(self.0)
+    }
+}
+
+/// The hash tag shared by String and StringName keys.
+const STRING_LIKE: u8 = 0xFF;
+
+/// A float as a key: `-0.0` is `0.0` and every NaN is one NaN.
+fn float_key(f: f64) -> u64 {
+    if f == 0.0 {
+        0
+    } else if f.is_nan() {
+        f64::NAN.to_bits()
+    } else {
+        f.to_bits()
+    }
+}
+
+fn float_eq(a: f64, b: f64) -> bool {
+    float_key(a) == float_key(b)
+}
+
+fn f32_eq(a: f32, b: f32) -> bool {
+    float_eq(a.into(), b.into())
+}
+
+/// The engine's key equality: String and StringName with equal text match, floats compare
+/// with `-0.0 == 0.0` and NaN equal to NaN, at every depth.
+fn key_eq(a: &Variant, b: &Variant) -> bool {
+    use Variant as V;
+    if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
+        return x == y;
+    }
+    macro_rules! fixed {
+        ($($t:ident),*) => {
+            match (a, b) {
+                $((V::$t(x), V::$t(y)) => return leaves_eq(&x.leaves(), &y.leaves()),)*
+                _ => {}
+            }
+        };
+    }
+    for_each_fixed!(fixed);
+    match (a, b) {
+        (V::Float(x), V::Float(y)) => float_eq(*x, *y),
+        (V::Array(x), V::Array(y)) | (V::PackedTypedArray(x), V::PackedTypedArray(y)) => {
+            x.element_type == y.element_type
+                && x.shared == y.shared
+                && x.len() == y.len()
+                && x.iter().zip(y.iter()).all(|(p, q)| key_eq(p, q))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            x.types == y.types
+                && x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k1, v1), (k2, v2))| key_eq(k1, k2) && key_eq(v1, v2))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.class_name == y.class_name
+                && x.properties.len() == y.properties.len()
+                && x.properties
+                    .iter()
+                    .zip(&y.properties)
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && key_eq(v1, v2))
+        }
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| f32_eq(*p, *q))
+        }
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| float_eq(*p, *q))
+        }
+        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => fixed_slices_eq(x, y),
+        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => fixed_slices_eq(x, y),
+        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => fixed_slices_eq(x, y),
+        (V::PackedColorArray(x), V::PackedColorArray(y)) => fixed_slices_eq(x, y),
+        // No floats inside: structural equality is the engine's.
+        _ => a == b,
+    }
+}
+
+fn leaves_eq(a: &Leaves, b: &Leaves) -> bool {
+    a.1 == b.1
+        && a.0[..a.1]
+            .iter()
+            .zip(&b.0[..b.1])
+            .all(|(p, q)| match (p, q) {
+                (Leaf::F32(x), Leaf::F32(y)) => f32_eq(*x, *y),
+                (x, y) => x == y,
+            })
+}
+
+fn fixed_slices_eq<T: Fixed>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(p, q)| leaves_eq(&p.leaves(), &q.leaves()))
+}
+
+/// A hash consistent with [`key_eq`].
+fn key_hash<H: Hasher>(v: &Variant, h: &mut H) {
+    use Variant as V;
+    if let Some(s) = v.as_str() {
+        STRING_LIKE.hash(h);
+        s.hash(h);
+        return;
+    }
+    std::mem::discriminant(v).hash(h);
+    let leaves = |l: Leaves, h: &mut H| {
+        for leaf in &l.0[..l.1] {
+            match leaf {
+                Leaf::F32(f) => float_key((*f).into()).hash(h),
+                Leaf::I32(i) => i.hash(h),
+            }
+        }
+    };
+    macro_rules! fixed {
+        ($($t:ident),*) => {
+            match v {
+                $(V::$t(x) => return leaves(x.leaves(), h),)*
+                _ => {}
+            }
+        };
+    }
+    for_each_fixed!(fixed);
+    match v {
+        V::Nil | V::Callable(_) => {}
+        V::Bool(b) => b.hash(h),
+        V::Int(i) => i.hash(h),
+        V::Float(f) => float_key(*f).hash(h),
+        V::Array(a) | V::PackedTypedArray(a) => {
+            a.len().hash(h);
+            a.iter().for_each(|x| key_hash(x, h));
+        }
+        V::Dictionary(d) => {
+            d.len().hash(h);
+            for (k, x) in d.iter() {
+                key_hash(k, h);
+                key_hash(x, h);
+            }
+        }
+        V::Object(o) => {
+            o.class_name.hash(h);
+            for (n, x) in &o.properties {
+                n.hash(h);
+                key_hash(x, h);
+            }
+        }
+        V::NodePath(p) => p.hash(h),
+        V::Rid(r) => r.hash(h),
+        V::ObjectId(id) => id.hash(h),
+        V::Signal(s) => s.hash(h),
+        V::PackedByteArray(x) => x.0.hash(h),
+        V::PackedInt32Array(x) => x.0.hash(h),
+        V::PackedInt64Array(x) => x.0.hash(h),
+        V::PackedStringArray(x) => x.0.hash(h),
+        V::PackedVector2iArray(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedVector3iArray(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedVector4iArray(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedFloat32Array(x) => x.iter().for_each(|f| float_key((*f).into()).hash(h)),
+        V::PackedFloat64Array(x) => x.iter().for_each(|f| float_key(*f).hash(h)),
+        V::PackedVector2Array(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedVector3Array(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedVector4Array(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::PackedColorArray(x) => x.iter().for_each(|e| leaves(e.leaves(), h)),
+        V::Image(i) => i.hash(h),
+        V::InputEvent(e) => e.hash(h),
+        // String, StringName and the fixed types were hashed above.
+        _ => {}
+    }
+}
+
+/// What a [`Dictionary`] can be indexed by: a `&str` (found without building a `Variant`),
+/// or anything that converts into a [`Variant`].
+pub trait DictionaryKey {
+    #[doc(hidden)]
+    fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)>;
+}
+
+impl DictionaryKey for &str {
+    fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
+        d.map.get_full(&StrKey(self)).map(|(i, k, v)| (i, &k.0, v))
+    }
+}
+
+impl DictionaryKey for &String {
+    fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
+        DictionaryKey::find(self.as_str(), d)
+    }
+}
+
+impl DictionaryKey for &Variant {
+    fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
+        if let Some(s) = self.as_str() {
+            return DictionaryKey::find(s, d);
+        }
+        d.map
+            .get_full(&Key(self.clone()))
+            .map(|(i, k, v)| (i, &k.0, v))
+    }
+}
+
+macro_rules! owned_keys {
+    ($($t:ty),*) => {$(
+        impl DictionaryKey for $t {
+            fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
+                let key = Key(Variant::from(self));
+                d.map.get_full(&key).map(|(i, k, v)| (i, &k.0, v))
+            }
+        }
+    )*};
+}
+owned_keys!(
+    Variant,
+    String,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    f32,
+    f64,
+    crate::StringName,
+    crate::NodePath,
+    crate::Vector2,
+    crate::Vector2i,
+    crate::Vector3,
+    crate::Vector3i
+);
 
 impl Dictionary {
     /// An empty untyped dictionary.
@@ -123,63 +427,160 @@ impl Dictionary {
         Dictionary::default()
     }
 
+    /// An empty untyped dictionary with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Self {
+        Dictionary {
+            map: IndexMap::with_capacity_and_hasher(n, KeyState),
+            ..Dictionary::default()
+        }
+    }
+
+    /// An empty typed dictionary (`Dictionary[key_type, value_type]`, Godot 4.4+).
+    pub fn typed(key_type: ElementType, value_type: ElementType) -> Self {
+        let mut d = Dictionary::new();
+        d.set_types(key_type, value_type);
+        d
+    }
+
+    /// The key type; [`ElementType::Untyped`] for a plain Dictionary.
+    pub fn key_type(&self) -> &ElementType {
+        self.types.as_ref().map_or(&UNTYPED, |t| &t[0])
+    }
+
+    /// The value type; [`ElementType::Untyped`] for a plain Dictionary.
+    pub fn value_type(&self) -> &ElementType {
+        self.types.as_ref().map_or(&UNTYPED, |t| &t[1])
+    }
+
+    /// Makes this a typed Dictionary (or, with both untyped, a plain one). The entries are
+    /// not checked against the types.
+    pub fn set_types(&mut self, key_type: ElementType, value_type: ElementType) {
+        self.types = if key_type.is_untyped() && value_type.is_untyped() {
+            None
+        } else {
+            Some(Box::new([key_type, value_type]))
+        };
+    }
+
+    /// Whether this has a key or value type (a Godot 4.4+ typed Dictionary).
+    pub fn is_typed(&self) -> bool {
+        self.types.is_some()
+    }
+
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.map.len()
     }
 
     /// Whether there are no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.map.is_empty()
     }
 
-    /// Inserts or replaces. As in Godot 4, a String key and a StringName key with the same
-    /// text are the same key, and the key first inserted keeps its type.
+    /// Inserts or replaces. A key already there (as the engine compares keys) keeps its
+    /// place and its own type; its old value is returned.
     pub fn insert(
         &mut self,
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        let key = key.into();
-        let value = value.into();
-        match self.entries.iter_mut().find(|(k, _)| same_key(k, &key)) {
-            Some((_, slot)) => Some(std::mem::replace(slot, value)),
-            None => {
-                self.entries.push((key, value));
-                None
-            }
-        }
+        let (_, old) = self.map.insert_full(Key(key.into()), value.into());
+        old
     }
 
-    /// The value for `key`. A `&str` finds String and StringName keys alike.
-    pub fn get<K: Into<Variant>>(&self, key: K) -> Option<&Variant> {
-        let key = key.into();
-        self.entries
-            .iter()
-            .find(|(k, _)| same_key(k, &key))
-            .map(|(_, v)| v)
+    /// The value for `key`: a `&str` finds String and StringName keys alike.
+    pub fn get(&self, key: impl DictionaryKey) -> Option<&Variant> {
+        key.find(self).map(|(_, _, v)| v)
+    }
+
+    /// The value for `key`, to change it.
+    pub fn get_mut(&mut self, key: impl DictionaryKey) -> Option<&mut Variant> {
+        let (i, _, _) = key.find(self)?;
+        self.map.get_index_mut(i).map(|(_, v)| v)
+    }
+
+    /// The key as stored (its own type) and its value.
+    pub fn get_key_value(&self, key: impl DictionaryKey) -> Option<(&Variant, &Variant)> {
+        key.find(self).map(|(_, k, v)| (k, v))
+    }
+
+    /// The position of `key` in the order of entries.
+    pub fn get_index_of(&self, key: impl DictionaryKey) -> Option<usize> {
+        key.find(self).map(|(i, _, _)| i)
+    }
+
+    /// Whether `key` is there.
+    pub fn contains_key(&self, key: impl DictionaryKey) -> bool {
+        key.find(self).is_some()
+    }
+
+    /// Removes `key`, keeping the order of the other entries (as the engine does), and
+    /// returns its value. Takes time linear in the entries after it.
+    pub fn remove(&mut self, key: impl DictionaryKey) -> Option<Variant> {
+        let (i, _, _) = key.find(self)?;
+        self.map.shift_remove_index(i).map(|(_, v)| v)
+    }
+
+    /// The entry at position `i`.
+    pub fn get_index(&self, i: usize) -> Option<(&Variant, &Variant)> {
+        self.map.get_index(i).map(|(k, v)| (&k.0, v))
     }
 
     /// The entries in order.
-    pub fn iter(&self) -> std::slice::Iter<'_, (Variant, Variant)> {
-        self.entries.iter()
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(self.map.iter())
+    }
+
+    /// The entries in order, values mutable.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Variant, &mut Variant)> {
+        self.map.iter_mut().map(|(k, v)| (&k.0, v))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl Iterator<Item = &Variant> {
+        self.map.keys().map(|k| &k.0)
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> impl Iterator<Item = &Variant> {
+        self.map.values()
+    }
+
+    /// Removes every entry (the key and value types stay).
+    pub fn clear(&mut self) {
+        self.map.clear();
     }
 }
 
-/// Godot 4's key equality: String and StringName with equal text match.
-fn same_key(a: &Variant, b: &Variant) -> bool {
-    match (a.as_str(), b.as_str()) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
+/// The entries of a [`Dictionary`], in order.
+pub struct Iter<'a>(indexmap::map::Iter<'a, Key, Variant>);
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a Variant, &'a Variant);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (&k.0, v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
     }
 }
 
+impl ExactSizeIterator for Iter<'_> {}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, v)| (&k.0, v))
+    }
+}
+
+/// Entries in order; a key that comes again replaces the value, as [`Dictionary::insert`].
 impl From<Vec<(Variant, Variant)>> for Dictionary {
     fn from(entries: Vec<(Variant, Variant)>) -> Self {
-        Dictionary {
-            entries,
-            ..Dictionary::default()
+        let mut d = Dictionary::with_capacity(entries.len());
+        for (k, v) in entries {
+            d.insert(k, v);
         }
+        d
     }
 }
 
@@ -193,18 +594,108 @@ impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     }
 }
 
-impl IntoIterator for Dictionary {
-    type Item = (Variant, Variant);
-    type IntoIter = std::vec::IntoIter<(Variant, Variant)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+impl<K: Into<Variant>, V: Into<Variant>> Extend<(K, V)> for Dictionary {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
     }
 }
 
+impl IntoIterator for Dictionary {
+    type Item = (Variant, Variant);
+    type IntoIter = IntoIter;
+    fn into_iter(self) -> IntoIter {
+        IntoIter(self.map.into_iter())
+    }
+}
+
+/// The entries of a [`Dictionary`], in order, by value.
+pub struct IntoIter(indexmap::map::IntoIter<Key, Variant>);
+
+impl Iterator for IntoIter {
+    type Item = (Variant, Variant);
+    fn next(&mut self) -> Option<(Variant, Variant)> {
+        self.0.next().map(|(k, v)| (k.0, v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
+
 impl<'a> IntoIterator for &'a Dictionary {
-    type Item = &'a (Variant, Variant);
-    type IntoIter = std::slice::Iter<'a, (Variant, Variant)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.iter()
+    type Item = (&'a Variant, &'a Variant);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{StringName, Vector3};
+
+    #[test]
+    fn keys_compare_as_the_engine_compares_them() {
+        let mut d = Dictionary::new();
+        assert_eq!(d.insert("a", 1), None);
+        assert_eq!(d.insert(StringName::from("a"), 2), Some(Variant::Int(1)));
+        assert_eq!(d.insert(1, "int"), None);
+        assert_eq!(d.insert(1.0, "float"), None);
+        assert_eq!(d.insert(0.0, "zero"), None);
+        assert_eq!(d.insert(-0.0, "minus zero"), Some("zero".into()));
+        assert_eq!(d.insert(f64::NAN, "nan"), None);
+        assert_eq!(d.insert(-f64::NAN, "nan again"), Some("nan".into()));
+        assert_eq!(d.insert(Vector3::new(-0.0, 1.0, 2.0), 1), None);
+        assert_eq!(d.insert(Vector3::new(0.0, 1.0, 2.0), 2), Some(1.into()));
+        assert_eq!(d.len(), 6);
+        // "a" kept its place and its String type.
+        assert_eq!(
+            d.get_index(0),
+            Some((&Variant::from("a"), &Variant::Int(2)))
+        );
+        assert_eq!(d.get(StringName::from("a")), Some(&Variant::Int(2)));
+        assert_eq!(d.get(1), Some(&Variant::from("int")));
+        assert_eq!(d.get(1.0), Some(&Variant::from("float")));
+        let nan = Variant::from(f64::NAN);
+        assert!(d.contains_key(&nan));
+        assert_eq!(d.remove("a"), Some(Variant::Int(2)));
+        assert_eq!(d.keys().next(), Some(&Variant::Int(1)));
+    }
+
+    #[test]
+    fn equality_is_ordered_and_typed() {
+        let ab: Dictionary = [("a", 1), ("b", 2)].into_iter().collect();
+        let ba: Dictionary = [("b", 2), ("a", 1)].into_iter().collect();
+        assert_ne!(ab, ba);
+        let mut named = Dictionary::new();
+        named.insert(StringName::from("a"), 1);
+        named.insert("b", 2);
+        assert_ne!(ab, named);
+        assert_eq!(ab, ab.clone());
+        let typed = Dictionary::typed(
+            ElementType::Builtin(VariantType::String),
+            ElementType::Untyped,
+        );
+        assert_ne!(typed, Dictionary::new());
+        assert!(!Dictionary::typed(ElementType::Untyped, ElementType::Untyped).is_typed());
+    }
+
+    #[test]
+    fn a_dictionary_stays_small() {
+        // Every Variant is as large as its largest kind; Dictionary is the largest.
+        assert!(
+            std::mem::size_of::<Dictionary>() <= 72,
+            "{}",
+            std::mem::size_of::<Dictionary>()
+        );
+        assert!(
+            std::mem::size_of::<Variant>() <= 80,
+            "{}",
+            std::mem::size_of::<Variant>()
+        );
     }
 }

@@ -123,7 +123,7 @@ impl Variant {
     }
 
     /// Looks `key` up in a Dictionary; `None` for other types.
-    pub fn get<K: Into<Variant>>(&self, key: K) -> Option<&Variant> {
+    pub fn get(&self, key: impl super::DictionaryKey) -> Option<&Variant> {
         self.as_dictionary()?.get(key)
     }
 }

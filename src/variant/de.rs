@@ -1,44 +1,54 @@
-//! `Deserialize` for [`Variant`].
+//! `Deserialize` for [`Variant`], and `Variant` as a serde `Deserializer` ([`from_variant`]).
 //!
-//! From godot_bin, a `Variant` is decoded natively, so every detail (typed containers,
-//! StringName vs String, the exact builtin type) survives: the deserializer sees the
-//! private [`TOKEN`], decodes the packet, and hands the finished value to the visitor
-//! through a thread-local slot, since serde's data model has no way to carry it. From any
-//! other format, the visitor builds a `Variant` from serde's data model (maps become
-//! Dictionaries, sequences Arrays).
+//! From godot_bin, a builtin packet arrives as the one-entry map of its private name (see
+//! [`crate::builtin`]), which the visitor here turns back into that builtin: so a
+//! `Variant` keeps every type, also through serde's buffering. From other formats, maps
+//! become Dictionaries and sequences Arrays.
+//!
+//! As a deserializer, a `Variant` presents itself as godot_bin's deserializer presents the
+//! packet it encodes to: `from_variant(v)` gives what `from_slice(&to_vec(&v)?)` gives,
+//! without the bytes.
 
-use super::{Array, Dictionary, Variant};
-use crate::de::{Deserializer, Header};
-use crate::error::Result;
-use crate::types::packed::PackedByteArray;
-use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
-use std::cell::Cell;
+use super::{Array, Dictionary, ElementType, Variant};
+use crate::builtin::{content, Builtin, Kind, MapValueSeed, Shape};
+use crate::de::leaves::{self, ArrayLeaves, LeafStream, OneEntry, Two};
+use crate::error::{Error, ErrorKind, Result};
+use crate::packet::math::{for_each_fixed, Fixed, Leaf, Leaves};
+use crate::packet::packed::elem_kind;
+use crate::types::godot2::{Image, InputEvent};
+use crate::types::math::*;
+use crate::types::names::{NodePath, StringName};
+use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::packed::*;
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer as _, IntoDeserializer, MapAccess, SeqAccess,
+    Visitor,
+};
+use serde_derive::Deserialize as DeriveDeserialize;
 use std::fmt;
+use std::marker::PhantomData;
 
-/// The private newtype name by which `Variant` asks godot_bin for a native decode.
-pub(crate) const TOKEN: &str = "$godot_bin::Variant";
-
-thread_local! {
-    /// The value decoded for the visitor currently being handed one.
-    static HANDED_OVER: Cell<Option<Variant>> = const { Cell::new(None) };
-}
-
-/// Gives `value` to a `Variant` visitor: stores it, then visits a one-entry map whose key
-/// is [`TOKEN`]; [`VariantVisitor::visit_map`] takes it back out. Both happen on this
-/// thread within this call, and the slot is emptied whatever the visitor does.
-pub(crate) fn hand_over<'de, V: Visitor<'de>>(value: Variant, visitor: V) -> Result<V::Value> {
-    HANDED_OVER.with(|slot| slot.set(Some(value)));
-    let result = visitor.visit_map(de::value::MapDeserializer::new(std::iter::once((
-        TOKEN,
-        (),
-    ))));
-    HANDED_OVER.with(|slot| slot.take());
-    result
+/// Decodes a `T` from a [`Variant`], as serde_json's `from_value` does from a `Value`:
+/// the same result as encoding the variant and decoding the bytes, without the bytes.
+///
+/// ```
+/// use godot_bin::{from_variant, to_variant, Variant, Vector3};
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Spawn { at: Vector3, name: String }
+///
+/// let spawn = Spawn { at: Vector3::new(1.0, 2.0, 3.0), name: "orc".into() };
+/// let v: Variant = to_variant(&spawn)?;
+/// assert_eq!(v.get("at"), Some(&Variant::Vector3(spawn.at)));
+/// assert_eq!(from_variant::<Spawn>(v)?, spawn);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn from_variant<T: de::DeserializeOwned>(value: Variant) -> Result<T> {
+    T::deserialize(value)
 }
 
 impl<'de> Deserialize<'de> for Variant {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
-        d.deserialize_newtype_struct(TOKEN, VariantVisitor)
+        d.deserialize_any(VariantVisitor)
     }
 }
 
@@ -46,7 +56,7 @@ impl<'de> Deserialize<'de> for Array {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Array, D::Error> {
         match Variant::deserialize(d)? {
             Variant::Array(a) => Ok(a),
-            other => Err(de::Error::custom(format!(
+            other => Err(de::Error::custom(format_args!(
                 "expected Array, found {}",
                 other.get_type()
             ))),
@@ -58,12 +68,117 @@ impl<'de> Deserialize<'de> for Dictionary {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Dictionary, D::Error> {
         match Variant::deserialize(d)? {
             Variant::Dictionary(dict) => Ok(dict),
-            other => Err(de::Error::custom(format!(
+            other => Err(de::Error::custom(format_args!(
                 "expected Dictionary, found {}",
                 other.get_type()
             ))),
         }
     }
+}
+
+/// A typed (or Godot 2 shared) Array in its serde shape.
+#[derive(DeriveDeserialize)]
+pub(crate) struct TypedArrayShape {
+    element_type: ElementType,
+    shared: bool,
+    items: Vec<Variant>,
+}
+
+impl From<TypedArrayShape> for Array {
+    fn from(s: TypedArrayShape) -> Array {
+        Array {
+            element_type: s.element_type,
+            items: s.items,
+            shared: s.shared,
+        }
+    }
+}
+
+/// A typed (or Godot 2 shared) Dictionary in its serde shape.
+#[derive(DeriveDeserialize)]
+pub(crate) struct TypedDictionaryShape {
+    key_type: ElementType,
+    value_type: ElementType,
+    shared: bool,
+    entries: Vec<(Variant, Variant)>,
+}
+
+impl From<TypedDictionaryShape> for Dictionary {
+    fn from(s: TypedDictionaryShape) -> Dictionary {
+        let mut d = Dictionary::from(s.entries);
+        d.set_types(s.key_type, s.value_type);
+        d.shared = s.shared;
+        d
+    }
+}
+
+/// The builtin of `kind` from the content of its one-entry map.
+fn builtin_from_map_value<'de, A: MapAccess<'de>>(
+    kind: Kind,
+    map: &mut A,
+) -> Result<Variant, A::Error> {
+    fn seed<T: Builtin>() -> MapValueSeed<T> {
+        MapValueSeed(PhantomData)
+    }
+    macro_rules! fixed {
+        ($($t:ident),*) => {
+            match kind {
+                $(Kind::$t => return map.next_value_seed(seed::<$t>()).map(Variant::$t),)*
+                _ => {}
+            }
+        };
+    }
+    for_each_fixed!(fixed);
+    macro_rules! packed {
+        ($($t:ident),*) => {
+            match kind {
+                $(Kind::$t => return map.next_value_seed(content::<$t>(kind)).map(Variant::$t),)*
+                _ => {}
+            }
+        };
+    }
+    packed!(
+        PackedByteArray,
+        PackedInt32Array,
+        PackedInt64Array,
+        PackedFloat32Array,
+        PackedFloat64Array,
+        PackedStringArray,
+        PackedVector2Array,
+        PackedVector3Array,
+        PackedVector4Array,
+        PackedColorArray,
+        PackedVector2iArray,
+        PackedVector3iArray,
+        PackedVector4iArray
+    );
+    Ok(match kind {
+        Kind::StringName => Variant::StringName(StringName(map.next_value_seed(content(kind))?)),
+        Kind::NodePath => Variant::NodePath(map.next_value_seed(seed::<NodePath>())?),
+        Kind::Rid => Variant::Rid(Rid(map.next_value_seed(content(kind))?)),
+        Kind::ObjectId => Variant::ObjectId(ObjectId(map.next_value_seed(content(kind))?)),
+        Kind::Object => Variant::Object(map.next_value_seed(seed::<Object>())?),
+        Kind::Callable => {
+            map.next_value::<de::IgnoredAny>()?;
+            Variant::Callable(Callable)
+        }
+        Kind::Signal => Variant::Signal(map.next_value_seed(seed::<Signal>())?),
+        Kind::Image => Variant::Image(map.next_value_seed(seed::<Image>())?),
+        Kind::InputEvent => Variant::InputEvent(map.next_value_seed(seed::<InputEvent>())?),
+        Kind::TypedArray => Variant::Array(
+            map.next_value_seed(content::<TypedArrayShape>(kind))?
+                .into(),
+        ),
+        Kind::PackedTypedArray => Variant::PackedTypedArray(
+            map.next_value_seed(content::<TypedArrayShape>(kind))?
+                .into(),
+        ),
+        Kind::TypedDictionary => Variant::Dictionary(
+            map.next_value_seed(content::<TypedDictionaryShape>(kind))?
+                .into(),
+        ),
+        _ => unreachable!("every kind is read above"),
+    })
 }
 
 struct VariantVisitor;
@@ -84,7 +199,7 @@ impl<'de> Visitor<'de> for VariantVisitor {
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Variant, E> {
         i64::try_from(v)
             .map(Variant::Int)
-            .map_err(|_| E::custom(format!("{v} does not fit in int (i64)")))
+            .map_err(|_| E::custom(format_args!("{v} does not fit in int (i64)")))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Variant, E> {
         Ok(Variant::Float(v))
@@ -111,7 +226,7 @@ impl<'de> Visitor<'de> for VariantVisitor {
         Variant::deserialize(d)
     }
     fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<Variant, D::Error> {
-        d.deserialize_any(self)
+        Variant::deserialize(d)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Variant, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
@@ -121,68 +236,614 @@ impl<'de> Visitor<'de> for VariantVisitor {
         Ok(Variant::from(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
-        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-        while let Some(key) = map.next_key::<Variant>()? {
-            if entries.is_empty() && key.as_str() == Some(TOKEN) {
-                map.next_value::<()>()?;
-                return HANDED_OVER.with(|slot| slot.take()).ok_or_else(|| {
-                    de::Error::custom("a godot_bin Variant token without its value")
-                });
+        let mut dict = Dictionary::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        let Some(first) = map.next_key::<Variant>()? else {
+            return Ok(Variant::Dictionary(dict));
+        };
+        if let Variant::String(name) = &first {
+            if let Some(kind) = Kind::by_name(name) {
+                let value = builtin_from_map_value(kind, &mut map)?;
+                return match map.next_key::<de::IgnoredAny>()? {
+                    None => Ok(value),
+                    Some(_) => Err(de::Error::custom(
+                        "a builtin's map holds more than its one entry",
+                    )),
+                };
             }
-            let value = map.next_value()?;
-            entries.push((key, value));
         }
-        Ok(Variant::Dictionary(Dictionary::from(entries)))
+        let value: Variant = map.next_value()?;
+        dict.insert(first, value);
+        while let Some((key, value)) = map.next_entry::<Variant, Variant>()? {
+            dict.insert(key, value);
+        }
+        Ok(Variant::Dictionary(dict))
     }
 }
 
-/// Decodes an Array (or Pandemonium 5 typed array) packet's payload into an [`Array`],
-/// keeping its element type and Godot 2 shared flag.
-pub(crate) fn decode_array(de: &mut Deserializer<'_>, h: &Header) -> Result<Array> {
-    let head = de.container_head(h)?;
-    let items = de.nest(|de| {
-        let mut items = Vec::with_capacity(de.prealloc(head.count));
-        for _ in 0..head.count {
-            items.push(de.decode_variant()?);
-        }
-        Ok(items)
-    })?;
-    Ok(Array {
-        element_type: head.first,
-        items,
-        shared: head.shared,
-    })
-}
-
-/// Decodes a Dictionary packet's payload into a [`Dictionary`], keeping every entry in
-/// order (duplicates included, so that re-encoding gives the same bytes).
-pub(crate) fn decode_dictionary(de: &mut Deserializer<'_>, h: &Header) -> Result<Dictionary> {
-    let head = de.container_head(h)?;
-    let entries = de.nest(|de| {
-        let mut entries = Vec::with_capacity(de.prealloc(head.count));
-        for _ in 0..head.count {
-            let key = de.decode_variant()?;
-            let value = de.decode_variant()?;
-            entries.push((key, value));
-        }
-        Ok(entries)
-    })?;
-    Ok(Dictionary {
-        key_type: head.first,
-        value_type: head.second,
-        entries,
-        shared: head.shared,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn token_without_a_handed_over_value_is_an_error() {
-        // A JSON map that forges the token must not produce a value out of thin air.
-        let err = serde_json::from_str::<Variant>(r#"{"$godot_bin::Variant": null}"#).unwrap_err();
-        assert!(err.to_string().contains("token"), "{err}");
+/// The content of a builtin's one-entry map (see [`crate::builtin`]), for the values that
+/// are builtins in serde's eyes; `Err` gives back the others (the plain types, plain
+/// Arrays and Dictionaries, byte arrays).
+pub(crate) fn map_content(v: Variant) -> std::result::Result<(Kind, MapContent), Variant> {
+    match v {
+        Variant::Rid(Rid(id)) => Ok((Kind::Rid, MapContent::Id(id))),
+        Variant::ObjectId(ObjectId(id)) => Ok((Kind::ObjectId, MapContent::Id(id))),
+        Variant::Signal(s) => Ok((Kind::Signal, MapContent::Signal(s.name, s.object))),
+        other => plain_content(other).map(|(kind, v)| (kind, MapContent::Value(v))),
     }
+}
+
+/// The content of a builtin's one-entry map. Ids are u64s, which a `Variant` (whose ints
+/// are i64) cannot hold whole.
+pub(crate) enum MapContent {
+    Value(Variant),
+    Id(u64),
+    Signal(String, u64),
+}
+
+impl<'de> de::Deserializer<'de> for MapContent {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            MapContent::Value(v) => Plain(v).deserialize_any(visitor),
+            MapContent::Id(id) => visitor.visit_u64(id),
+            MapContent::Signal(name, id) => visitor.visit_seq(Two::new(
+                name.into_deserializer(),
+                de::value::U64Deserializer::<Error>::new(id),
+            )),
+        }
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self {
+            // The content of a packed array, asked for its elements.
+            MapContent::Value(v) => Plain(v).deserialize_any(visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            MapContent::Value(v) => Plain(v).deserialize_option(visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self {
+            MapContent::Value(v) => v.deserialize_enum(name, variants, visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// A builtin's content (numbers, strings, lists of them, Variants inside) presented as
+/// plain data, as serde's own buffer presents it: whatever shape is asked for, the value
+/// as it is. (A `Variant` asked for a builtin by name wants that builtin; a builtin's
+/// content holds its parts, a `Color`'s components in a list.)
+struct Plain(Variant);
+
+impl IntoDeserializer<'_, Error> for Plain {
+    type Deserializer = Plain;
+    fn into_deserializer(self) -> Plain {
+        self
+    }
+}
+
+impl<'de> de::Deserializer<'de> for Plain {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            Variant::Array(a) if a.element_type.is_untyped() && !a.shared => {
+                let mut seq = de::value::SeqDeserializer::new(a.items.into_iter().map(Plain));
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.end()?;
+                Ok(value)
+            }
+            other => other.deserialize_any(visitor),
+        }
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            Variant::Nil => visitor.visit_none(),
+            other => visitor.visit_some(Plain(other)),
+        }
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// [`map_content`] for the builtins whose content a `Variant` holds.
+fn plain_content(v: Variant) -> std::result::Result<(Kind, Variant), Variant> {
+    fn leaves<T: Fixed>(x: &T) -> Variant {
+        let (l, n) = x.leaves();
+        Variant::from(
+            l[..n]
+                .iter()
+                .map(|leaf| match leaf {
+                    Leaf::F32(f) => Variant::Float((*f).into()),
+                    Leaf::I32(i) => Variant::Int((*i).into()),
+                })
+                .collect::<Vec<_>>(),
+        )
+    }
+    fn list<T, F: Fn(T) -> Variant>(items: Vec<T>, f: F) -> Variant {
+        Variant::from(items.into_iter().map(f).collect::<Vec<_>>())
+    }
+    macro_rules! fixed {
+        ($($t:ident),*) => {
+            match &v {
+                $(Variant::$t(x) => return Ok((Kind::$t, leaves(x))),)*
+                _ => {}
+            }
+        };
+    }
+    for_each_fixed!(fixed);
+    let strings = |s: Vec<String>| list(s, Variant::String);
+    Ok(match v {
+        Variant::StringName(s) => (Kind::StringName, Variant::String(s.0)),
+        Variant::NodePath(p) => (
+            Kind::NodePath,
+            Variant::from(vec![
+                strings(p.names),
+                strings(p.subnames),
+                Variant::Bool(p.absolute),
+            ]),
+        ),
+        Variant::Object(o) => (
+            Kind::Object,
+            Variant::from(vec![
+                Variant::String(o.class_name),
+                list(o.properties, |(n, v)| {
+                    Variant::from(vec![Variant::String(n), v])
+                }),
+            ]),
+        ),
+        Variant::Callable(_) => (Kind::Callable, Variant::Nil),
+        Variant::Image(i) => (
+            Kind::Image,
+            Variant::from(vec![
+                i.format.into(),
+                i.mipmaps.into(),
+                i.width.into(),
+                i.height.into(),
+                Variant::PackedByteArray(PackedByteArray(i.data)),
+            ]),
+        ),
+        Variant::InputEvent(e) => (
+            Kind::InputEvent,
+            Variant::from(vec![
+                e.event_type.into(),
+                e.device.into(),
+                list(e.extra, Variant::from),
+            ]),
+        ),
+        Variant::Array(a) if !a.element_type.is_untyped() || a.shared => {
+            (Kind::TypedArray, typed_array_content(a))
+        }
+        Variant::PackedTypedArray(a) => (Kind::PackedTypedArray, typed_array_content(a)),
+        Variant::Dictionary(d) if d.is_typed() || d.shared => {
+            let key_type = to_plain_variant(d.key_type()).unwrap_or_default();
+            let value_type = to_plain_variant(d.value_type()).unwrap_or_default();
+            let shared = Variant::Bool(d.shared);
+            let entries = d
+                .into_iter()
+                .map(|(k, v)| Variant::from(vec![k, v]))
+                .collect::<Vec<_>>();
+            (
+                Kind::TypedDictionary,
+                Variant::from(vec![key_type, value_type, shared, Variant::from(entries)]),
+            )
+        }
+        Variant::PackedInt32Array(x) => (Kind::PackedInt32Array, list(x.0, Variant::from)),
+        Variant::PackedInt64Array(x) => (Kind::PackedInt64Array, list(x.0, Variant::from)),
+        Variant::PackedFloat32Array(x) => (Kind::PackedFloat32Array, list(x.0, Variant::from)),
+        Variant::PackedFloat64Array(x) => (Kind::PackedFloat64Array, list(x.0, Variant::from)),
+        Variant::PackedStringArray(x) => (Kind::PackedStringArray, strings(x.0)),
+        Variant::PackedVector2Array(x) => (Kind::PackedVector2Array, list(x.0, |e| leaves(&e))),
+        Variant::PackedVector3Array(x) => (Kind::PackedVector3Array, list(x.0, |e| leaves(&e))),
+        Variant::PackedVector4Array(x) => (Kind::PackedVector4Array, list(x.0, |e| leaves(&e))),
+        Variant::PackedColorArray(x) => (Kind::PackedColorArray, list(x.0, |e| leaves(&e))),
+        Variant::PackedVector2iArray(x) => (Kind::PackedVector2iArray, list(x.0, |e| leaves(&e))),
+        Variant::PackedVector3iArray(x) => (Kind::PackedVector3iArray, list(x.0, |e| leaves(&e))),
+        Variant::PackedVector4iArray(x) => (Kind::PackedVector4iArray, list(x.0, |e| leaves(&e))),
+        other => return Err(other),
+    })
+}
+
+fn typed_array_content(a: Array) -> Variant {
+    Variant::from(vec![
+        to_plain_variant(&a.element_type).unwrap_or_default(),
+        Variant::Bool(a.shared),
+        Variant::from(a.items),
+    ])
+}
+
+/// The content of a packed array (its elements), or the value itself.
+fn content_or_self(v: Variant) -> MapContent {
+    match map_content(v) {
+        Ok((_, content)) => content,
+        Err(v) => MapContent::Value(v),
+    }
+}
+
+/// Presents a struct-shaped builtin that godot_bin's deserializer decoded itself: its
+/// fields in order as a sequence (to its own type), or its one-entry map.
+pub(crate) fn present_fields<'de, V: Visitor<'de>>(
+    value: &(impl Clone + Into<Variant>),
+    visitor: V,
+    kind: Kind,
+    as_map: bool,
+) -> Result<V::Value> {
+    let content = content_or_self(value.clone().into());
+    if as_map {
+        visitor.visit_map(OneEntry::new(kind.name(), content))
+    } else {
+        content.deserialize_any(visitor)
+    }
+}
+
+/// The kind of builtin a value is (its private name), if it is one in serde's eyes.
+fn kind_of(v: &Variant) -> Option<Kind> {
+    match v {
+        Variant::ObjectId(_) => Some(Kind::ObjectId),
+        Variant::Array(a) if a.element_type.is_untyped() && !a.shared => None,
+        Variant::Dictionary(d) if !d.is_typed() && !d.shared => None,
+        other => Kind::of_type(other.get_type()),
+    }
+}
+
+impl IntoDeserializer<'_, Error> for Variant {
+    type Deserializer = Variant;
+    fn into_deserializer(self) -> Variant {
+        self
+    }
+}
+
+/// The components of a fixed builtin value.
+fn fixed_leaves(v: &Variant) -> Option<Leaves> {
+    macro_rules! arms {
+        ($($t:ident),*) => {
+            match v {
+                $(Variant::$t(x) => Some(x.leaves()),)*
+                _ => None,
+            }
+        };
+    }
+    for_each_fixed!(arms)
+}
+
+impl Variant {
+    /// Presents this value as the builtin `kind` asked for by name: in its own shape, or
+    /// converted as GDScript converts on assignment.
+    fn requested<'de, V: Visitor<'de>>(self, kind: Kind, visitor: V) -> Result<V::Value> {
+        let own = kind_of(&self) == Some(kind);
+        let packed = elem_kind(kind.ty()).is_some();
+        match self {
+            Variant::Callable(_) if own => visitor.visit_unit(),
+            Variant::PackedByteArray(b) if own => {
+                visitor.visit_newtype_struct(de::value::BytesDeserializer::new(&b.0))
+            }
+            v if own && kind.shape() == Shape::Fixed => {
+                let leaves = fixed_leaves(&v).expect("a fixed builtin");
+                let mut src = ArrayLeaves::new(leaves);
+                leaves::all(&mut src, |src| {
+                    de::Deserializer::deserialize_struct(
+                        LeafStream {
+                            src,
+                            element: false,
+                        },
+                        kind.name(),
+                        kind.fields(),
+                        visitor,
+                    )
+                })
+            }
+            v if own => {
+                let content = content_or_self(v);
+                match kind.shape() {
+                    Shape::Newtype => visitor.visit_newtype_struct(content),
+                    _ => content.deserialize_any(visitor),
+                }
+            }
+            Variant::String(s) if kind == Kind::StringName => {
+                visitor.visit_newtype_struct(s.into_deserializer())
+            }
+            Variant::NodePath(p) if kind == Kind::StringName => {
+                visitor.visit_newtype_struct(p.to_string().into_deserializer())
+            }
+            Variant::String(s) | Variant::StringName(StringName(s)) if kind == Kind::NodePath => {
+                Variant::NodePath(NodePath::from(s)).requested(kind, visitor)
+            }
+            Variant::Array(a) if packed => visitor.visit_newtype_struct(Variant::from(a.items)),
+            other if packed && elem_kind(other.get_type()).is_some() => {
+                visitor.visit_newtype_struct(content_or_self(other))
+            }
+            other => Err(ErrorKind::TypeMismatch {
+                expected: kind.ty().name().into(),
+                found: other.get_type(),
+            }
+            .into()),
+        }
+    }
+}
+
+macro_rules! deserialize_int {
+    ($($method:ident => $visit:ident: $ty:ty),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self {
+                Variant::Int(v) => match <$ty>::try_from(v) {
+                    Ok(n) => visitor.$visit(n),
+                    Err(_) => Err(ErrorKind::NumberOutOfRange {
+                        value: v.to_string(),
+                        target: stringify!($ty),
+                    }
+                    .into()),
+                },
+                other => other.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+/// `Variant` as a serde `Deserializer`, presenting itself as godot_bin's deserializer
+/// presents its packet.
+impl<'de> de::Deserializer<'de> for Variant {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        true
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::Nil => visitor.visit_unit(),
+            Variant::Bool(b) => visitor.visit_bool(b),
+            Variant::Int(i) => visitor.visit_i64(i),
+            Variant::Float(f) => visitor.visit_f64(f),
+            Variant::String(s) => visitor.visit_string(s),
+            Variant::PackedByteArray(b) => visitor.visit_byte_buf(b.0),
+            Variant::Array(a) if a.element_type.is_untyped() && !a.shared => {
+                let len = a.items.len();
+                let mut seq = de::value::SeqDeserializer::new(a.items.into_iter());
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.end()
+                    .map_err(|_| <Error as de::Error>::invalid_length(len, &"fewer elements"))?;
+                Ok(value)
+            }
+            Variant::Dictionary(d) if !d.is_typed() && !d.shared => {
+                let mut map = de::value::MapDeserializer::new(d.into_iter());
+                let value = visitor.visit_map(&mut map)?;
+                map.end()?;
+                Ok(value)
+            }
+            other => match map_content(other) {
+                Ok((kind, content)) => visitor.visit_map(OneEntry::new(kind.name(), content)),
+                Err(other) => Err(de::Error::custom(format_args!(
+                    "cannot present a {}",
+                    other.get_type()
+                ))),
+            },
+        }
+    }
+
+    deserialize_int!(
+        deserialize_i8 => visit_i8: i8, deserialize_i16 => visit_i16: i16,
+        deserialize_i32 => visit_i32: i32, deserialize_i64 => visit_i64: i64,
+        deserialize_u8 => visit_u8: u8, deserialize_u16 => visit_u16: u16,
+        deserialize_u32 => visit_u32: u32, deserialize_u64 => visit_u64: u64,
+        deserialize_i128 => visit_i128: i128, deserialize_u128 => visit_u128: u128
+    );
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::Float(f) => visitor.visit_f32(f as f32),
+            Variant::Int(i) => visitor.visit_f32(i as f32),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::Int(i) => visitor.visit_f64(i as f64),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::Nil => visitor.visit_none(),
+            other => visitor.visit_some(other),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::String(s) | Variant::StringName(StringName(s)) => visitor.visit_string(s),
+            Variant::NodePath(p) => visitor.visit_string(p.to_string()),
+            Variant::PackedByteArray(_) => Err(ErrorKind::TypeMismatch {
+                expected: "String".into(),
+                found: crate::VariantType::PackedByteArray,
+            }
+            .into()),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Variant::Array(a) | Variant::PackedTypedArray(a) => {
+                Variant::from(a.items).deserialize_any(visitor)
+            }
+            Variant::PackedByteArray(b) => {
+                visitor.visit_seq(de::value::SeqDeserializer::new(b.0.into_iter()))
+            }
+            v if fixed_leaves(&v).is_some() => {
+                let mut src = ArrayLeaves::new(fixed_leaves(&v).expect("checked"));
+                leaves::all(&mut src, |src| {
+                    visitor.visit_seq(leaves::FlatLeaves { src })
+                })
+            }
+            other if elem_kind(other.get_type()).is_some() => {
+                content_or_self(other).deserialize_any(visitor)
+            }
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match Kind::by_name(name) {
+            Some(kind) => self.requested(kind, visitor),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match Kind::by_name(name) {
+            Some(kind) => self.requested(kind, visitor),
+            // A packed array's bulk request: its elements.
+            None if name == crate::types::packed::raw::NAME => self.deserialize_any(visitor),
+            None => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match Kind::by_name(name) {
+            Some(kind) => self.requested(kind, visitor),
+            None => self.deserialize_map(visitor),
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            // A typed Dictionary's entries, for a map or a struct.
+            Variant::Dictionary(d) if d.is_typed() => {
+                let mut map = de::value::MapDeserializer::new(d.into_iter());
+                let value = visitor.visit_map(&mut map)?;
+                map.end()?;
+                Ok(value)
+            }
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self {
+            Variant::String(s) | Variant::StringName(StringName(s)) => {
+                visitor.visit_enum(s.into_deserializer())
+            }
+            Variant::Dictionary(d) if d.len() == 1 => {
+                let (name, content) = d.into_iter().next().expect("one entry");
+                visitor.visit_enum(EnumAccess { name, content })
+            }
+            other => Err(ErrorKind::TypeMismatch {
+                expected: "an enum (a String or a one-entry Dictionary)".into(),
+                found: other.get_type(),
+            }
+            .into()),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool char bytes byte_buf unit ignored_any
+    }
+}
+
+/// `{variant: content}` of an externally tagged enum.
+struct EnumAccess {
+    name: Variant,
+    content: Variant,
+}
+
+impl<'de> de::EnumAccess<'de> for EnumAccess {
+    type Error = Error;
+    type Variant = Variant;
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Variant)> {
+        Ok((seed.deserialize(self.name)?, self.content))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Variant {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        Deserialize::deserialize(self)
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(self, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(self, visitor)
+    }
+}
+
+/// A value serialized with its top level taken as plain data (a struct as a Dictionary of
+/// its fields, a builtin's private name not recognised): the shape of a builtin's own
+/// fields.
+pub(crate) fn to_plain_variant<T: serde::Serialize + ?Sized>(value: &T) -> Result<Variant> {
+    value.serialize(super::ser::ValueSerializer { plain: true })
 }

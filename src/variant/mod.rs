@@ -1,12 +1,14 @@
 //! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
 
-mod container;
+pub(crate) mod container;
 mod convert;
-mod de;
-mod ser;
+pub(crate) mod de;
+pub(crate) mod ser;
 
-pub use container::{Array, Dictionary, ElementType};
-pub(crate) use de::{decode_array, decode_dictionary, hand_over, TOKEN};
+pub use container::{Array, Dictionary, DictionaryKey, ElementType};
+pub use de::from_variant;
+pub(crate) use de::{present_fields, to_plain_variant};
+pub use ser::to_variant;
 
 use crate::dialect::VariantType;
 use crate::types::godot2::{Image, InputEvent};

@@ -1,6 +1,7 @@
-//! Reads the engine-made packets in `../shared/golden/*.tsv` at test time.
-#![allow(dead_code)]
+//! The tests' one reader of the engine-made golden packets, `tests/data/golden/*.tsv`
+//! (where they came from: `tests/data/README.md`).
 
+use super::hex;
 use godot_bin::{Config, Dialect};
 use std::path::PathBuf;
 
@@ -20,20 +21,17 @@ pub const FILES: &[(&str, Dialect)] = &[
     ("pandemonium.tsv", Dialect::Pandemonium),
 ];
 
-/// `../shared/golden`, beside the checkout (overridable with `GODOT_BIN_GOLDEN_DIR`).
+/// The repository's engine-made test data, `tests/data`.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// `tests/data/golden` (`GODOT_BIN_GOLDEN_DIR` points elsewhere, e.g. at a newer copy).
 pub fn dir() -> PathBuf {
     match std::env::var_os("GODOT_BIN_GOLDEN_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/golden"),
+        None => data_dir().join("golden"),
     }
-}
-
-fn unhex(hex: &str) -> Vec<u8> {
-    assert!(hex.len() % 2 == 0, "odd hex length");
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digit"))
-        .collect()
 }
 
 /// Every row of one file. Panics if the file is missing: the golden rows are the bar.
@@ -45,10 +43,11 @@ pub fn rows(file: &'static str) -> Vec<Row> {
         .map(|line| {
             let mut cols = line.splitn(3, '\t');
             let name = cols.next().unwrap().to_owned();
-            let bytes = unhex(
-                cols.next()
-                    .unwrap_or_else(|| panic!("{file}: {name}: no hex column")),
-            );
+            let hex_column = cols
+                .next()
+                .unwrap_or_else(|| panic!("{file}: {name}: no hex column"));
+            let bytes = hex::decode(hex_column)
+                .unwrap_or_else(|| panic!("{file}: {name}: the hex column is not hex"));
             let text = cols.next().unwrap_or("").to_owned();
             Row {
                 file,
@@ -58,6 +57,27 @@ pub fn rows(file: &'static str) -> Vec<Row> {
             }
         })
         .collect()
+}
+
+/// The text column with its escapes undone: the files escape tabs, newlines and
+/// backslashes as `\t`, `\n` and `\\`.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some(other) => panic!("unknown escape \\{other} in a golden text"),
+            None => panic!("trailing backslash in a golden text"),
+        }
+    }
+    out
 }
 
 /// The config that decodes a file's rows: its dialect, objects allowed (the full-object

@@ -234,14 +234,12 @@ fn write_value(out: &mut String, v: &Variant) {
             let _ = write!(o, ",\"object\":{}}}", s.object);
         }),
         Variant::Dictionary(d) => {
-            let plain = d.key_type.is_untyped()
-                && d.value_type.is_untyped()
-                && d.entries
-                    .iter()
+            let plain = !d.is_typed()
+                && d.iter()
                     .all(|(k, _)| matches!(k, Variant::String(s) if !s.starts_with('$')));
             if plain {
                 out.push('{');
-                for (i, (k, v)) in d.entries.iter().enumerate() {
+                for (i, (k, v)) in d.iter().enumerate() {
                     if i > 0 {
                         out.push(',');
                     }
@@ -253,18 +251,19 @@ fn write_value(out: &mut String, v: &Variant) {
             } else {
                 tagged(out, "Dictionary", |o| {
                     o.push('{');
-                    if !d.key_type.is_untyped() {
+                    if !d.key_type().is_untyped() {
                         o.push_str("\"key_type\":");
-                        element_type(o, &d.key_type);
+                        element_type(o, d.key_type());
                         o.push(',');
                     }
-                    if !d.value_type.is_untyped() {
+                    if !d.value_type().is_untyped() {
                         o.push_str("\"value_type\":");
-                        element_type(o, &d.value_type);
+                        element_type(o, d.value_type());
                         o.push(',');
                     }
                     o.push_str("\"entries\":");
-                    list(o, &d.entries, |o, (k, v)| {
+                    let entries: Vec<(&Variant, &Variant)> = d.iter().collect();
+                    list(o, &entries, |o, (k, v)| {
                         o.push('[');
                         write_value(o, k);
                         o.push(',');
@@ -471,10 +470,10 @@ fn from_json(j: &Json) -> Result<Variant, String> {
                     if k.starts_with('$') {
                         return Err(format!("key {k:?}: keys starting with '$' are tags; write such a Dictionary as {{\"$Dictionary\": ...}}"));
                     }
-                    d.entries.push((
+                    d.insert(
                         Variant::from(k.as_str()),
                         from_json(v).map_err(|e| format!("{k}: {e}"))?,
-                    ));
+                    );
                 }
                 Variant::Dictionary(d)
             }
@@ -754,11 +753,13 @@ fn tagged_from_json(tag: &str, body: &Json) -> Result<Variant, String> {
         "Dictionary" => {
             let m = members(body)?;
             let mut d = Dictionary::new();
-            d.key_type = element_type_of(member(m, "key_type"))?;
-            d.value_type = element_type_of(member(m, "value_type"))?;
+            d.set_types(
+                element_type_of(member(m, "key_type"))?,
+                element_type_of(member(m, "value_type"))?,
+            );
             for e in list_of(required(m, "entries")?, None)? {
                 let pair = list_of(e, Some(2))?;
-                d.entries.push((from_json(&pair[0])?, from_json(&pair[1])?));
+                d.insert(from_json(&pair[0])?, from_json(&pair[1])?);
             }
             Variant::Dictionary(d)
         }

@@ -21,6 +21,7 @@
 //! The JSON mapping is described in `godot-bin dump --help`.
 
 mod explain;
+mod files;
 mod json;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -45,6 +46,8 @@ struct Cli {
     /// With --framed: the length prefixes are big-endian (the `big_endian` property).
     #[arg(long, global = true, requires = "framed")]
     big_endian: bool,
+    #[command(flatten)]
+    keys: files::KeyArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -74,6 +77,9 @@ enum Command {
         /// A packet file, or a .tsv of hex packets; `-` for standard input.
         file: PathBuf,
     },
+    /// Convert a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save, and
+    /// report what was converted and anything without a Godot 4 counterpart.
+    Convert(files::ConvertArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -158,6 +164,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Dump { file, json } => dump(cli, dialect, file, *json, &mut out),
         Command::Encode { json } => encode(cli, dialect, *json, &mut out),
         Command::Explain { file } => explain(cli, dialect, file, &mut out),
+        Command::Convert(args) => files::convert(&cli.keys, args, &mut out),
     };
     // What was printed before a failure stays useful: flush it first.
     out.flush()?;
@@ -185,6 +192,7 @@ struct Packet<'a> {
 /// (their extents are only known by decoding them).
 fn packets<'a>(
     cli: &Cli,
+    framed: bool,
     path: &Path,
     data: &'a [u8],
     tsv: &'a [(String, Vec<u8>)],
@@ -200,7 +208,7 @@ fn packets<'a>(
                 .collect(),
         ));
     }
-    if !cli.framed {
+    if !framed {
         return Ok(None);
     }
     let mut out = Vec::new();
@@ -288,6 +296,14 @@ fn dump(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let data = read_input(path)?;
+    // An encrypted or compressed save holds store_var frames.
+    let (data, framed) = match files::unwrap(&cli.keys, &data)? {
+        Some((content, what)) => {
+            eprintln!("godot-bin: {what}");
+            (content, true)
+        }
+        None => (data, cli.framed),
+    };
     let tsv = if is_tsv(path) {
         read_tsv(&data)?
     } else {
@@ -318,7 +334,7 @@ fn dump(
             }
         }
     };
-    match packets(cli, path, &data, &tsv)? {
+    match packets(cli, framed, path, &data, &tsv)? {
         Some(list) => {
             for p in list {
                 let (v, rest) = cfg
@@ -418,12 +434,19 @@ fn encode(cli: &Cli, dialect: Dialect, json: bool, out: &mut impl Write) -> Resu
 
 fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
     let data = read_input(path)?;
+    let (data, framed) = match files::unwrap(&cli.keys, &data)? {
+        Some((content, what)) => {
+            files::explain_header(&data, &what, out)?;
+            (content, true)
+        }
+        None => (data, cli.framed),
+    };
     let tsv = if is_tsv(path) {
         read_tsv(&data)?
     } else {
         Vec::new()
     };
-    match packets(cli, path, &data, &tsv)? {
+    match packets(cli, framed, path, &data, &tsv)? {
         Some(list) => {
             for (i, p) in list.iter().enumerate() {
                 match p.name {

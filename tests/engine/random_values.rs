@@ -1,0 +1,213 @@
+//! A random-value differential against both real engines (Godot 4.4.1 and Godot 3.2.3), in
+//! both directions:
+//!
+//! * **engine → crate**: a GDScript generator (`random_values/gen4.gd`, `gen3.gd`) makes
+//!   thousands of values from a seed: every type, nested containers (depth 6 to 12, and a
+//!   few past 100), typed Arrays and Dictionaries (Godot 4), objects as ids and (every fifth
+//!   value) in full, edge floats (NaN of either sign, -0.0, infinities, denormals, extremes),
+//!   edge ints, strings with a BOM, absolute, empty and root NodePaths, Dictionaries with
+//!   17 to 60 keys of mixed types, and packets built byte by byte (repeated Dictionary keys,
+//!   a NUL inside a string, a small int sent as 64 bits, the null object id). For each it
+//!   writes the packet, its own decode-and-re-encode of it and its text of the decoded value.
+//! * **crate → engine**: a seeded proptest generator of [`Variant`]s per dialect; the
+//!   engine decodes each packet (`random_values/check4.gd`, `check3.gd`), re-encodes it and
+//!   prints it.
+//!
+//! Both directions then run the same comparison ([`compare::check`]): the crate decodes the
+//! packet, its re-encoding must equal the packet or the engine's re-encoding, its text must
+//! be the engine's, and any difference must be one of the short named list
+//! ([`compare::Named`]), each checked rather than assumed. The counts are printed per engine
+//! and direction.
+//!
+//! The seed is fixed for CI and printed; `GODOT_BIN_DIFF_SEED=<u64>` runs another and
+//! `GODOT_BIN_DIFF_COUNT=<n>` sets the number of values per engine and direction (default
+//! 4000), for long runs by hand.
+
+#[path = "random_values/compare.rs"]
+pub mod compare;
+#[path = "random_values/generate.rs"]
+pub mod generate;
+
+use crate::support::engine::{godot3_trial, godot4_trial};
+use crate::support::godot3::{self, Godot3};
+use crate::support::godot4::{self, Godot4};
+use compare::{check, parse_records, Record, Tally};
+use godot_bin::{Config, Dialect};
+use libtest_mimic::Trial;
+use std::time::{Duration, Instant};
+
+const GEN4: &str = include_str!("random_values/gen4.gd");
+const GEN3: &str = include_str!("random_values/gen3.gd");
+const CHECK4: &str = include_str!("random_values/check4.gd");
+const CHECK3: &str = include_str!("random_values/check3.gd");
+
+/// The seed CI runs.
+pub const DEFAULT_SEED: u64 = 16_2026_1123;
+/// Values per engine and direction in CI.
+pub const DEFAULT_COUNT: usize = 4000;
+/// Env var: another seed.
+pub const SEED_ENV: &str = "GODOT_BIN_DIFF_SEED";
+/// Env var: another count.
+pub const COUNT_ENV: &str = "GODOT_BIN_DIFF_COUNT";
+
+pub fn trials() -> Vec<Trial> {
+    vec![
+        godot4_trial("random_values::godot4_engine_to_crate", |e| {
+            engine_to_crate(&Engine::Godot4(e));
+        }),
+        godot4_trial("random_values::godot4_crate_to_engine", |e| {
+            crate_to_engine(&Engine::Godot4(e));
+        }),
+        godot3_trial("random_values::godot3_engine_to_crate", |e| {
+            engine_to_crate(&Engine::Godot3(e));
+        }),
+        godot3_trial("random_values::godot3_crate_to_engine", |e| {
+            crate_to_engine(&Engine::Godot3(e));
+        }),
+        Trial::test("random_values::printf_g_matches_c", || {
+            compare::printf_g_matches_c();
+            Ok(())
+        }),
+        Trial::test(
+            "random_values::text_splits_into_numbers_and_the_rest",
+            || {
+                compare::tokens_split_numbers_from_words();
+                Ok(())
+            },
+        ),
+    ]
+}
+
+/// Seed and count for this run.
+pub fn settings() -> (u64, usize) {
+    let read = |name: &str| {
+        std::env::var(name).ok().filter(|v| !v.is_empty()).map(|v| {
+            v.parse::<u64>()
+                .unwrap_or_else(|e| panic!("{name}={v}: {e}"))
+        })
+    };
+    (
+        read(SEED_ENV).unwrap_or(DEFAULT_SEED),
+        read(COUNT_ENV).map_or(DEFAULT_COUNT, |n| n as usize),
+    )
+}
+
+/// Which engine.
+enum Engine<'a> {
+    Godot4(&'a Godot4),
+    Godot3(&'a Godot3),
+}
+
+impl Engine<'_> {
+    fn dialect(&self) -> Dialect {
+        match self {
+            Engine::Godot4(_) => Dialect::Godot4,
+            Engine::Godot3(_) => Dialect::Godot3,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Godot4(_) => "Godot 4.4.1",
+            Engine::Godot3(_) => "Godot 3.2.3",
+        }
+    }
+
+    /// Runs `call` (GDScript using the script `helper.gd`, written into the run directory
+    /// with `inputs`) and returns the file `out.bin` it wrote.
+    fn run(&self, helper: &str, call: &str, inputs: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut files = vec![("helper.gd", helper.as_bytes())];
+        files.extend_from_slice(inputs);
+        // Thousands of values a run; a long run by hand may take minutes.
+        let timeout = Duration::from_secs(1800);
+        let res = match self {
+            Engine::Godot4(e) => godot4::run_script_with_timeout(e, call, &files, timeout),
+            Engine::Godot3(e) => godot3::run_script_with_timeout(e, call, &files, timeout),
+        };
+        res.assert_ok();
+        res.read_file("out.bin")
+    }
+}
+
+/// The records, checked to be the `count` values asked for, in order.
+fn expect_records(bytes: &[u8], count: usize) -> Vec<Record> {
+    let records = parse_records(bytes);
+    let indices: Vec<u32> = records.iter().map(|r| r.index).collect();
+    assert!(
+        indices.iter().copied().eq(0..count as u32),
+        "the engine wrote {} of {count} records (a GDScript error skips one)",
+        records.len()
+    );
+    records
+}
+
+fn finish(title: &str, tally: &Tally, started: Instant) {
+    eprintln!("{} ({:.1?})", tally.report(title), started.elapsed());
+    assert!(
+        tally.disagreements.is_empty(),
+        "{title}: {} disagreements with the engine:\n{}",
+        tally.disagreements.len(),
+        tally.disagreements.join("\n")
+    );
+}
+
+/// Engine → crate: the engine's random values, decoded, re-encoded and printed by the crate.
+fn engine_to_crate(engine: &Engine) -> Tally {
+    let (seed, count) = settings();
+    let started = Instant::now();
+    let (helper, name) = match engine {
+        Engine::Godot4(_) => (GEN4, engine.name()),
+        Engine::Godot3(_) => (GEN3, engine.name()),
+    };
+    let out = engine.run(
+        helper,
+        &format!("load(\"res://helper.gd\").new().run({seed}, {count}, \"out.bin\")"),
+        &[],
+    );
+    let mut tally = Tally::default();
+    for rec in expect_records(&out, count) {
+        check(engine.dialect(), &rec, &mut tally);
+    }
+    finish(
+        &format!("{name} engine -> crate, seed {seed}"),
+        &tally,
+        started,
+    );
+    tally
+}
+
+/// Crate → engine: the crate's random values, decoded, re-encoded and printed by the engine.
+fn crate_to_engine(engine: &Engine) -> Tally {
+    let (seed, count) = settings();
+    let started = Instant::now();
+    let (helper, name) = match engine {
+        Engine::Godot4(_) => (CHECK4, engine.name()),
+        Engine::Godot3(_) => (CHECK3, engine.name()),
+    };
+    let values = generate::values(engine.dialect(), seed, count);
+    let mut input = (count as u32).to_le_bytes().to_vec();
+    for (value, full) in &values {
+        let cfg = Config::new(engine.dialect()).allow_objects(*full);
+        let packet = cfg
+            .to_vec(value)
+            .unwrap_or_else(|e| panic!("the crate cannot encode {value:?}: {e}"));
+        input.push(if *full { 16 } else { 0 });
+        input.extend_from_slice(&(packet.len() as u32).to_le_bytes());
+        input.extend_from_slice(&packet);
+    }
+    let out = engine.run(
+        helper,
+        "load(\"res://helper.gd\").new().run(\"in.bin\", \"out.bin\")",
+        &[("in.bin", &input)],
+    );
+    let mut tally = Tally::default();
+    for rec in expect_records(&out, count) {
+        check(engine.dialect(), &rec, &mut tally);
+    }
+    finish(
+        &format!("{name} crate -> engine, seed {seed}"),
+        &tally,
+        started,
+    );
+    tally
+}

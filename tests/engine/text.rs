@@ -1,0 +1,112 @@
+//! The GDScript text form against the real engine (the rest of the text form's tests, with
+//! the engines' text from the golden files, are in `tests/it/text.rs`).
+
+use crate::support::engine::godot3_trial;
+use crate::support::godot3::{self, Godot3};
+use crate::support::variant::{same, without_container_types};
+use godot_bin::*;
+use libtest_mimic::Trial;
+
+/// This area's trials, for `tests/engine/main.rs`.
+pub fn trials() -> Vec<Trial> {
+    vec![godot3_trial(
+        "text::godot3_engine_prints_and_reads_our_text",
+        godot3_engine_prints_and_reads_our_text,
+    )]
+}
+
+/// Our Godot 3 text against the real engine: `var2str` of our packets prints what we print
+/// (for values whose floats have 6 or fewer digits), and `str2var` of our text gives back
+/// the very bytes we encode, shortest-digit floats included.
+fn godot3_engine_prints_and_reads_our_text(engine: &Godot3) {
+    let cfg = Config::new(Dialect::Godot3);
+    let samples: Vec<Variant> = vec![
+        Variant::Dictionary(
+            vec![
+                (Variant::from("b"), Variant::from(1)),
+                (Variant::from(Vector2::new(2.0, 1.0)), Variant::Nil),
+                (Variant::from("a"), Variant::from(2)),
+                (Variant::from(3), Variant::from(-4)),
+                (Variant::from(1.5), Variant::Nil),
+                (Variant::Bool(true), Variant::from(0.25)),
+            ]
+            .into(),
+        ),
+        Variant::from(vec![
+            Variant::from("line\nbreak \"quoted\" back\\slash ? 'q' é"),
+            Variant::from(NodePath::from("/root/Main:position:x")),
+            Variant::from(PackedStringArray::from(vec![
+                "?".to_owned(),
+                "a\tb".into(),
+                "\\".into(),
+            ])),
+        ]),
+        Variant::from(Transform3D {
+            basis: Basis {
+                rows: [
+                    Vector3::new(1.0, 0.5, -2.0),
+                    Vector3::new(0.0, 1e-5, 3.25),
+                    Vector3::new(100000.0, 1e6, -0.125),
+                ],
+            },
+            origin: Vector3::new(7.0, 8.0, 9.0),
+        }),
+        Variant::from(Color::from_rgba(1.0, 0.5, 0.25, 0.0)),
+        Variant::from(Quaternion::new(0.0, 0.5, 0.5, 1.0)),
+        Variant::from(PackedColorArray::from(vec![Color::from_rgba(
+            0.5, 0.5, 1.0, 1.0,
+        )])),
+        Variant::from(PackedFloat32Array::from(vec![1.5, -0.75, 1e10])),
+        Variant::Float(2.0),
+        Variant::Float(0.001),
+        Variant::Int(-9_000_000_000),
+        Variant::Dictionary(Dictionary::new()),
+        Variant::from(Vec::<Variant>::new()),
+    ];
+    let reread: Vec<Variant> = vec![
+        Variant::Float(0.1 + 0.2),
+        Variant::from(Vector3::new(0.1, 1.0 / 3.0, 123.456_79)),
+        Variant::from(PackedFloat32Array::from(vec![std::f32::consts::PI, 1e-7])),
+        Variant::from(vec![Variant::Float(1e300), Variant::Float(-1.0 / 7.0)]),
+    ];
+    let mut body = String::new();
+    let mut files = Vec::new();
+    for (i, v) in samples.iter().enumerate() {
+        files.push((format!("p{i}.bin"), cfg.to_vec(v).unwrap()));
+        body.push_str(&format!(
+            "\twrite_text(\"p{i}.txt\", var2str(bytes2var(read_bytes(\"p{i}.bin\"))))\n"
+        ));
+    }
+    for (i, v) in samples.iter().chain(&reread).enumerate() {
+        files.push((format!("t{i}.txt"), v.to_text(Dialect::Godot3).into_bytes()));
+        body.push_str(&format!(
+            "\tvar f{i} = File.new()\n\tf{i}.open(\"t{i}.txt\", File.READ)\n\
+             \twrite_bytes(\"t{i}.bin\", var2bytes(str2var(f{i}.get_as_text())))\n"
+        ));
+    }
+    let file_refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let res = godot3::run_script(engine, &body, &file_refs);
+    res.assert_ok();
+    for (i, v) in samples.iter().enumerate() {
+        assert_eq!(
+            v.to_text(Dialect::Godot3),
+            res.read_string(&format!("p{i}.txt")),
+            "sample {i}: {v:?}"
+        );
+    }
+    for (i, v) in samples.iter().chain(&reread).enumerate() {
+        // Compare with our own reading of the text (a Dictionary's text lists its keys
+        // sorted, so the text's order is the one both readers keep).
+        let text = v.to_text(Dialect::Godot3);
+        let ours: Variant = text.parse().unwrap();
+        assert_eq!(
+            res.read_file(&format!("t{i}.bin")),
+            cfg.to_vec(&ours).unwrap(),
+            "engine's str2var of {text:?}"
+        );
+        assert!(same(&without_container_types(v), &ours) || matches!(v, Variant::Dictionary(_)));
+    }
+}

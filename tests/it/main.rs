@@ -1,0 +1,33 @@
+//! The integration tests that need nothing but this repository: one binary, one module per
+//! area, helpers in `tests/support/`. The tests that run a real engine are the `engine`
+//! binary (`tests/engine/`).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+/// Counts allocations per thread for `alloc_bound` (peaks) and `framing` (largest block).
+#[global_allocator]
+static ALLOC: support::alloc::Counting = support::alloc::Counting;
+
+mod alloc_bound;
+mod cli;
+mod codec;
+mod conversions;
+mod dialects;
+mod differential;
+mod errors;
+mod fast_paths;
+#[cfg(feature = "files")]
+mod files;
+#[cfg(feature = "files")]
+mod files_hostile;
+mod framing;
+mod golden;
+mod hostile;
+mod interop;
+mod mapping;
+mod random_values;
+mod roundtrip_props;
+mod serde_paths;
+mod text;
+mod typed_golden;
