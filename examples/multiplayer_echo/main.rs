@@ -25,7 +25,11 @@ fn echo_scene() -> godot_bin::multiplayer::Result<Scene> {
         NodeConfig::new("Echo")
             .rpc(Rpc::any_peer("echo"))
             .rpc(Rpc::any_peer("echo_many"))
-            .rpc(Rpc::any_peer("echo_unreliable").unreliable_ordered().channel(1)),
+            .rpc(
+                Rpc::any_peer("echo_unreliable")
+                    .unreliable_ordered()
+                    .channel(1),
+            ),
     )
 }
 

@@ -445,7 +445,9 @@ impl Session {
         let Some(peer) = self.peers.get_mut(&from) else {
             return Err(Error::UnknownPeer(from));
         };
-        let is_sys = packet.first().is_some_and(|b| b & wire::cmd::MASK == wire::cmd::SYS);
+        let is_sys = packet
+            .first()
+            .is_some_and(|b| b & wire::cmd::MASK == wire::cmd::SYS);
         if let Some(pending) = &mut peer.pending {
             if !is_sys || packet.len() < 2 || packet[1] != wire::sys::AUTH {
                 return Err(Error::NotAllowed("only auth packets before auth completes"));
@@ -555,10 +557,12 @@ impl Session {
                     NodeTarget::Path(path) => self.node_id(path)?,
                 };
                 let n = self.scene.get(node);
-                let rpc = n.method_by_id(call.method).ok_or_else(|| Error::UnknownMethod {
-                    node: n.path.to_string(),
-                    method: format!("#{}", call.method),
-                })?;
+                let rpc = n
+                    .method_by_id(call.method)
+                    .ok_or_else(|| Error::UnknownMethod {
+                        node: n.path.to_string(),
+                        method: format!("#{}", call.method),
+                    })?;
                 let allowed = match rpc.mode {
                     RpcMode::Disabled => false,
                     RpcMode::AnyPeer => true,
@@ -641,7 +645,9 @@ impl Session {
                     .get(&spawn.spawner)
                     .ok_or_else(|| Error::UnknownNode(format!("cache id {}", spawn.spawner)))?;
                 if self.scene.get(spawner).authority != from {
-                    return Err(Error::NotAllowed("spawn from a peer that is not the spawner's authority"));
+                    return Err(Error::NotAllowed(
+                        "spawn from a peer that is not the spawner's authority",
+                    ));
                 }
                 if peer.spawned.contains_key(&spawn.net_id) {
                     return Err(Error::Invalid("net id already spawned"));
@@ -673,10 +679,9 @@ impl Session {
             }
             Command::Despawn { net_id } => {
                 let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
-                let syncs = peer
-                    .spawned
-                    .remove(&net_id)
-                    .ok_or(Error::NotAllowed("despawn of a node this peer did not spawn"))?;
+                let syncs = peer.spawned.remove(&net_id).ok_or(Error::NotAllowed(
+                    "despawn of a node this peer did not spawn",
+                ))?;
                 for id in syncs {
                     peer.syncs.remove(&id);
                 }
@@ -848,7 +853,8 @@ impl Session {
             wire::put_remote_call(&mut buf, NodeField::Wide(id), method, form, args, "");
             wire::put_remote_call(&mut full, NodeField::Path, method, form, args, &path);
             for &t in &targets {
-                let confirmed = self.peers[&t].sent.get(node.0 as usize) == Some(&PathState::Confirmed);
+                let confirmed =
+                    self.peers[&t].sent.get(node.0 as usize) == Some(&PathState::Confirmed);
                 let packet = if confirmed { buf.clone() } else { full.clone() };
                 self.send_command(t, channel, mode, packet);
             }
@@ -877,7 +883,13 @@ impl Session {
     }
 
     /// `send_bytes(data, to, mode, channel)` (to: 0 = all, `-id` = all but `id`).
-    pub fn send_bytes(&mut self, to: i32, data: &[u8], mode: TransferMode, channel: u8) -> Result<()> {
+    pub fn send_bytes(
+        &mut self,
+        to: i32,
+        data: &[u8],
+        mode: TransferMode,
+        channel: u8,
+    ) -> Result<()> {
         if data.is_empty() {
             return Err(Error::Invalid("empty raw packet"));
         }

@@ -124,7 +124,9 @@ fn compact_in_place(out: &mut Vec<u8>, start: usize) {
         put_compact_bool(out, v);
     } else if ty == id(VariantType::Int) {
         let v = match packet.len() {
-            8 => i64::from(i32::from_le_bytes([packet[4], packet[5], packet[6], packet[7]])),
+            8 => i64::from(i32::from_le_bytes([
+                packet[4], packet[5], packet[6], packet[7],
+            ])),
             12 => {
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&packet[4..12]);
@@ -182,9 +184,8 @@ fn spread_packet(out: &mut Vec<u8>, start: usize) -> Result<ArgsForm> {
     let packet = out[start..].to_vec();
     out.truncate(start);
     let ty = u32::from(packet[0]);
-    let count = |p: &[u8]| -> usize {
-        u32::from_le_bytes([p[4], p[5], p[6], p[7]]) as usize & 0x7FFF_FFFF
-    };
+    let count =
+        |p: &[u8]| -> usize { u32::from_le_bytes([p[4], p[5], p[6], p[7]]) as usize & 0x7FFF_FFFF };
     if ty == id(VariantType::Nil) {
         return Ok(ArgsForm::Raw);
     }
@@ -278,7 +279,9 @@ fn as_array_packet(form: ArgsForm, bytes: &[u8]) -> Result<Vec<u8>> {
                 let ty = u32::from(value[0] & META_TYPE_MASK);
                 if ty == id(VariantType::Bool) {
                     packet.extend_from_slice(&ty.to_le_bytes());
-                    packet.extend_from_slice(&u32::from(value[0] & META_BOOL_TRUE != 0).to_le_bytes());
+                    packet.extend_from_slice(
+                        &u32::from(value[0] & META_BOOL_TRUE != 0).to_le_bytes(),
+                    );
                 } else if ty == id(VariantType::Int) {
                     config().append_to_vec(&mut packet, &compact_int(&value[1..]))?;
                 } else {

@@ -78,7 +78,12 @@ pub(crate) struct EnetLink {
 }
 
 impl EnetLink {
-    fn new(socket: UdpSocket, peers: usize, is_server: bool, max_packet: usize) -> io::Result<Self> {
+    fn new(
+        socket: UdpSocket,
+        peers: usize,
+        is_server: bool,
+        max_packet: usize,
+    ) -> io::Result<Self> {
         let socket = Arc::new(socket);
         let settings = HostSettings {
             peer_limit: peers,
@@ -101,7 +106,11 @@ impl EnetLink {
     }
 
     /// A server host on `addr`.
-    pub(crate) async fn server(addr: SocketAddr, peers: usize, max_packet: usize) -> io::Result<Self> {
+    pub(crate) async fn server(
+        addr: SocketAddr,
+        peers: usize,
+        max_packet: usize,
+    ) -> io::Result<Self> {
         let socket = UdpSocket::bind(addr).await?;
         EnetLink::new(socket, peers.clamp(1, 4095), true, max_packet)
     }

@@ -5,9 +5,9 @@ use super::enet::{EnetEvent, EnetLink};
 #[cfg(feature = "multiplayer-websocket")]
 use super::ws::{self, Inbound, WsOut};
 use crate::multiplayer::error::{Error, Result};
+use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::scene::Scene;
 use crate::multiplayer::session::{Event, Options, Output, Server};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -234,7 +234,8 @@ impl Host {
             }
             Inbound::Packet { id, data } => {
                 if self.ws_peers.contains_key(&id) {
-                    self.server.receive(id, 0, TransferMode::Reliable, &data, now);
+                    self.server
+                        .receive(id, 0, TransferMode::Reliable, &data, now);
                 }
             }
             Inbound::Closed { id } => {

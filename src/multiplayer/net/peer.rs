@@ -3,9 +3,9 @@
 #[cfg(feature = "multiplayer-enet")]
 use super::enet::{EnetEvent, EnetLink};
 use crate::multiplayer::error::{Error, Result};
+use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::scene::Scene;
 use crate::multiplayer::session::{Client, Event, Options, Output};
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -47,7 +47,11 @@ impl PeerBuilder {
         let (ws, id) = super::ws::connect(url, self.max_packet).await?;
         let mut client = Client::new(self.scene, self.opts);
         client.connected(id, Instant::now())?;
-        Ok(Peer::new(client, Link::Ws(Box::new(ws)), self.service_interval))
+        Ok(Peer::new(
+            client,
+            Link::Ws(Box::new(ws)),
+            self.service_interval,
+        ))
     }
 
     /// Connects to an ENet server as `ENetMultiplayerPeer.create_client` does, with a
@@ -63,7 +67,10 @@ impl PeerBuilder {
                 if events.iter().any(|e| matches!(e, EnetEvent::Connected(_))) {
                     return Ok::<_, Error>(());
                 }
-                if events.iter().any(|e| matches!(e, EnetEvent::Disconnected(_))) {
+                if events
+                    .iter()
+                    .any(|e| matches!(e, EnetEvent::Disconnected(_)))
+                {
                     return Err(Error::Transport("ENet connection refused".into()));
                 }
                 let socket = link.socket();
@@ -75,7 +82,11 @@ impl PeerBuilder {
             .map_err(|_| Error::Transport("ENet connect timed out".into()))??;
         let mut client = Client::new(self.scene, self.opts);
         client.connected(id, Instant::now())?;
-        Ok(Peer::new(client, Link::Enet(Box::new(link)), self.service_interval))
+        Ok(Peer::new(
+            client,
+            Link::Enet(Box::new(link)),
+            self.service_interval,
+        ))
     }
 }
 
@@ -242,7 +253,10 @@ impl Peer {
                     for ev in events.iter() {
                         match ev {
                             EnetEvent::Packet {
-                                channel, mode, data, ..
+                                channel,
+                                mode,
+                                data,
+                                ..
                             } => self.client.receive(1, *channel, *mode, data, now),
                             EnetEvent::Disconnected(_) => gone = true,
                             EnetEvent::Connected(_) => {}

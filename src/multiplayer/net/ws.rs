@@ -58,7 +58,12 @@ pub(crate) fn spawn_listener(
     });
 }
 
-async fn connection(tcp: TcpStream, inbound: mpsc::Sender<Inbound>, max_message: usize, queue: usize) {
+async fn connection(
+    tcp: TcpStream,
+    inbound: mpsc::Sender<Inbound>,
+    max_message: usize,
+    queue: usize,
+) {
     let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config(max_message)));
     let Ok(Ok(ws)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, accept).await else {
         return;
