@@ -1080,7 +1080,7 @@ impl Session {
                         indexes |= 1 << i;
                     }
                 }
-                if indexes != 0 && 16 + state.len() + 1 <= max_delta {
+                if indexes != 0 && 16 + state.len() < max_delta {
                     if delta.len() + 16 + state.len() > max_delta {
                         let full = std::mem::take(&mut delta);
                         self.out.push_back(Output::Send(Transmit {

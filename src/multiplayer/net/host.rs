@@ -189,13 +189,12 @@ impl Host {
                 Output::Send(t) => {
                     #[cfg(feature = "multiplayer-websocket")]
                     if let Some(tx) = self.ws_peers.get(&t.to) {
-                        match tx.try_send(WsOut::Data(t.data.into())) {
-                            Err(mpsc::error::TrySendError::Full(_)) => {
-                                // Too slow to keep up: drop it, as the engine's full queue does.
-                                self.ws_peers.remove(&t.to);
-                                self.server.disconnect_peer(t.to);
-                            }
-                            _ => {}
+                        if let Err(mpsc::error::TrySendError::Full(_)) =
+                            tx.try_send(WsOut::Data(t.data.into()))
+                        {
+                            // Too slow to keep up: drop it, as the engine's full queue does.
+                            self.ws_peers.remove(&t.to);
+                            self.server.disconnect_peer(t.to);
                         }
                         continue;
                     }

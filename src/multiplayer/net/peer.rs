@@ -164,7 +164,7 @@ impl Peer {
                             }
                         }
                         Output::Disconnect(_) => {
-                            let _ = ws.close(None).await;
+                            let _ = WebSocketStream::close(ws, None).await;
                             failed = true;
                             break;
                         }
@@ -205,7 +205,7 @@ impl Peer {
         match &mut self.link {
             #[cfg(feature = "multiplayer-websocket")]
             Link::Ws(ws) => {
-                let _ = ws.close(None).await;
+                let _ = WebSocketStream::close(ws, None).await;
             }
             #[cfg(feature = "multiplayer-enet")]
             Link::Enet(e) => {
