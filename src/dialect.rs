@@ -273,7 +273,7 @@ impl VariantType {
     }
 
     /// Whether this type's components are `real_t`: 8 bytes, with header bit 16, from a
-    /// Godot 4 double-precision build (FORMAT.md §2.9). Color stays f32.
+    /// Godot 4 double-precision build (see `packet::math`). Color stays f32.
     pub fn has_real_components(self) -> bool {
         matches!(
             self,
@@ -414,7 +414,7 @@ impl DialectSpec {
     }
 }
 
-/// Godot 4.4 `Variant::Type` (FORMAT.md §2.1, engine-verified by godot4.tsv).
+/// Godot 4.4 `Variant::Type` (every id occurs in tests/data/golden/godot4.tsv).
 const GODOT4_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -457,7 +457,7 @@ const GODOT4_TYPES: &[VariantType] = &[
     T::PackedVector4Array,
 ];
 
-/// Godot 3.x `Variant::Type` (FORMAT.md §3.1, engine-verified by godot3.tsv).
+/// Godot 3.x `Variant::Type` (every id occurs in tests/data/golden/godot3.tsv).
 const GODOT3_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -488,7 +488,7 @@ const GODOT3_TYPES: &[VariantType] = &[
     T::PackedColorArray,
 ];
 
-/// Pandemonium v3.8–v4.9 (FORMAT.md §5.1 column P2, engine-verified by pandemonium.tsv).
+/// Pandemonium v3.8–v4.9 (engine-made packets in tests/data/golden/pandemonium.tsv).
 const PANDEMONIUM_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -530,7 +530,7 @@ const PANDEMONIUM_TYPES: &[VariantType] = &[
     T::PackedColorArray,
 ];
 
-/// Godot 2.1 `Variant::Type` (FORMAT.md §4.1).
+/// Godot 2.1 `Variant::Type` (from the engine's `core/variant.h`).
 const GODOT2_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -563,7 +563,7 @@ const GODOT2_TYPES: &[VariantType] = &[
     T::PackedColorArray,
 ];
 
-/// Pandemonium v3.5–v3.7 (FORMAT.md §5.1 column P1).
+/// Pandemonium v3.5–v3.7 (from the engine's `core/variant.h` of those tags).
 const PANDEMONIUM37_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -600,7 +600,7 @@ const PANDEMONIUM37_TYPES: &[VariantType] = &[
     T::PackedColorArray,
 ];
 
-/// Pandemonium v5.x (FORMAT.md §5.1 column P3).
+/// Pandemonium v5.x (from the engine's `core/variant.h`).
 const PANDEMONIUM5_TYPES: &[VariantType] = &[
     T::Nil,
     T::Bool,
@@ -744,11 +744,11 @@ mod tests {
         assert_eq!(Dialect::Godot3.type_id(T::Dictionary), Some(18));
         assert_eq!(Dialect::Pandemonium.type_id(T::Dictionary), Some(25));
         assert_eq!(Dialect::Godot3.type_id(T::StringName), None);
-        // FORMAT.md §4.1, §5.1: VARIANT_MAX of the other tables.
+        // VARIANT_MAX of the other tables, from their engines' sources.
         assert_eq!(GODOT2_TYPES.len(), 29);
         assert_eq!(PANDEMONIUM37_TYPES.len(), 33);
         assert_eq!(PANDEMONIUM5_TYPES.len(), 40);
-        // Trap 1 of FORMAT.md §9: Dictionary is 27, 18, 20, 22, 25, 25.
+        // The id most easily taken from the wrong table: Dictionary is 27, 18, 20, 25, 22, 25.
         let dict: Vec<_> = Dialect::ALL
             .iter()
             .map(|d| d.type_id(T::Dictionary).unwrap())

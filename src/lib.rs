@@ -54,7 +54,12 @@
 //! | [`Variant`] | whatever it holds, byte for byte |
 //!
 //! Decoding is self-describing (`deserialize_any` works), so `#[serde(untagged)]`,
-//! `#[serde(flatten)]`, `Option` and `HashMap<String, _>` work. A struct decodes from a
+//! `#[serde(flatten)]`, `Option` and `HashMap<String, _>` work, and every builtin keeps its
+//! type through them: where serde buffers a value, a builtin crosses as a one-entry map
+//! under its private name (`{"$godot_bin::Vector3": [1.0, 2.0, 3.0]}`), which the builtins'
+//! and [`Variant`]'s `Deserialize` recognise; in an internally tagged enum a struct-like
+//! builtin travels as a Dictionary of the tag and the builtin under that name.
+//! [`to_variant`] and [`from_variant`] convert without going through bytes. A struct decodes from a
 //! Dictionary whose keys are String or StringName. An INT decodes into a narrower Rust
 //! integer only when it fits; otherwise [`ErrorKind::NumberOutOfRange`] names the Rust type
 //! and the value. An INT decodes into a float field; a FLOAT into an `f32` field is

@@ -154,6 +154,22 @@ pub fn check_variant(input: &[u8], cfg: &Config) {
         }
     }
 
+    // The packet layer's own Variant decoder (what `explain` walks with) agrees with the
+    // serde path: the same packets, the same bytes consumed, values that encode alike.
+    let direct = bounded("explain", input, || godot_bin::explain::explain(input, cfg));
+    match (&native, &direct.value) {
+        (Ok((v, rest)), Some(d)) => {
+            assert_eq!(direct.len, input.len() - rest.len(), "direct decode length");
+            assert_eq!(cfg.to_vec(v).ok(), cfg.to_vec(d).ok(), "direct decode value");
+        }
+        (Err(e), None) => {
+            let e2 = direct.error.as_ref().expect("an error");
+            assert_eq!(e.offset(), e2.offset(), "{e} vs direct {e2}");
+        }
+        (Ok((v, _)), None) => panic!("serde decoded {v:?}, the direct decoder failed: {:?}", direct.error),
+        (Err(e), Some(d)) => panic!("the direct decoder decoded {d:?}, serde failed: {e}"),
+    }
+
     if let Ok((value, _)) = native {
         check_reencode(&value, cfg);
     }

@@ -155,7 +155,7 @@ fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
         for _ in 0..head.count {
             let key = decode(d)?;
             let value = decode(d)?;
-            dict.insert(key, value);
+            dict.insert_decoded(key, value);
         }
         Ok(())
     })?;

@@ -2,7 +2,8 @@
 
 use serde_derive::{Deserialize, Serialize};
 
-/// A Godot 2 `Image` (FORMAT.md §4.5): format, mipmap count, size and raw data.
+/// A Godot 2 `Image`: format, mipmap count, size and raw data (wire layout in
+/// `packet::godot2`).
 ///
 /// Data, not pixels: the bytes are kept as sent so that the packet re-encodes identically.
 /// `format` is the engine's `Image::Format` (0 = grayscale ... 22 = custom); decoding
@@ -23,7 +24,7 @@ pub struct Image {
     pub data: Vec<u8>,
 }
 
-/// A Godot 2 `InputEvent` (FORMAT.md §4.6): its type, device and the extra words that type
+/// A Godot 2 `InputEvent` (wire layout in `packet::godot2`): its type, device and the extra words that type
 /// carries, as raw 32-bit values.
 ///
 /// | `event_type` | `extra` |
@@ -35,7 +36,8 @@ pub struct Image {
 /// | 6 SCREEN_TOUCH | touch index |
 /// | others | nothing |
 ///
-/// The type numbers follow 2.1's `InputEvent::Type` as FORMAT.md records them.
+/// The type numbers follow 2.1's `InputEvent::Type` (from the engine's source; no Godot 2
+/// engine runs in the tests).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(remote = "Self", rename = "$godot_bin::InputEvent")]
 pub struct InputEvent {

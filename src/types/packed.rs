@@ -144,16 +144,16 @@ crate::builtin::newtype_serialize!(PackedStringArray, |this| &this.0);
 /// The bulk path of the packed arrays of numbers and vectors.
 ///
 /// A packed array serializes as the newtype of its private name wrapping the newtype
-/// [`NAME`] wrapping its elements. Any other serde format sees through both newtypes to a
-/// plain sequence. godot_bin's serializer recognises [`NAME`], calls [`request`] and
-/// serializes the elements again; [`Raw`] sees the request and, instead of one serde call
+/// [`NAME`](raw::NAME) wrapping its elements. Any other serde format sees through both newtypes to a
+/// plain sequence. godot_bin's serializer recognises [`NAME`](raw::NAME), calls [`request`](raw::request) and
+/// serializes the elements again; [`Raw`](raw::Raw) sees the request and, instead of one serde call
 /// per component, sends the payload as a few blocks of little-endian bytes (a `u64` byte
-/// count to reserve, then `serde_bytes` blocks of up to [`BLOCK`] bytes) through a
+/// count to reserve, then `serde_bytes` blocks of up to [`BLOCK`](raw::BLOCK) bytes) through a
 /// sequence. The request is only a shortcut: where serde replays a buffered value, the
 /// request is not seen and the elements come one by one, which godot_bin writes to the
 /// same bytes.
 ///
-/// Decoding asks the deserializer for the newtype [`NAME`] inside the packed array's own
+/// Decoding asks the deserializer for the newtype [`NAME`](raw::NAME) inside the packed array's own
 /// newtype. godot_bin's deserializer answers with the whole payload as borrowed bytes when
 /// every element has its single-precision width (not in a double-precision packet, whose
 /// reals are 8 bytes: those come element by element); any other format answers with a

@@ -159,13 +159,21 @@ impl PartialEq for Dictionary {
     }
 }
 
-/// A Dictionary key, hashed and compared as the engine compares keys.
+/// A Dictionary key, hashed and compared as the engine compares keys. `nth` tells apart
+/// keys that hold objects decoded from a packet: the engine decodes each object into an
+/// object of its own, so two such keys are never the same key there (0 otherwise).
 #[derive(Clone, Debug)]
-struct Key(Variant);
+struct Key(Variant, u32);
+
+impl Key {
+    fn new(v: Variant) -> Key {
+        Key(v, 0)
+    }
+}
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        key_eq(&self.0, &other.0)
+        self.1 == other.1 && key_eq(&self.0, &other.0)
     }
 }
 
@@ -173,7 +181,8 @@ impl Eq for Key {}
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        key_hash(&self.0, h)
+        self.1.hash(h);
+        key_hash(&self.0, h, true)
     }
 }
 
@@ -182,6 +191,8 @@ struct StrKey<'a>(&'a str);
 
 impl Hash for StrKey<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        // As `Key::hash` for `Key(String(text), 0)`.
+        0u32.hash(h);
         STRING_LIKE.hash(h);
         self.0.hash(h);
     }
@@ -189,7 +200,7 @@ impl Hash for StrKey<'_> {
 
 impl indexmap::Equivalent<Key> for StrKey<'_> {
     fn equivalent(&self, key: &Key) -> bool {
-        key.0.as_str() == Some(self.0)
+        key.1 == 0 && key.0.as_str() == Some(self.0)
     }
 }
 
@@ -215,36 +226,56 @@ fn f32_eq(a: f32, b: f32) -> bool {
     float_eq(a.into(), b.into())
 }
 
-/// The engine's key equality: String and StringName with equal text match, floats compare
-/// with `-0.0 == 0.0` and NaN equal to NaN, at every depth.
+/// The engine's key equality (Godot 4's Dictionary compares keys "string-like first,
+/// then by hash_compare"): a String and a StringName with equal text match, floats and
+/// the math types' components compare with NaN equal to NaN. Inside an Array or Dictionary
+/// key, elements compare as `==` does: types must match, NaN equals nothing (found with
+/// the engine by the random-value differential).
 fn key_eq(a: &Variant, b: &Variant) -> bool {
-    use Variant as V;
     if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
         return x == y;
     }
-    macro_rules! fixed {
+    if let (Variant::Float(x), Variant::Float(y)) = (a, b) {
+        return float_eq(*x, *y);
+    }
+    match (fixed_leaves(a), fixed_leaves(b)) {
+        (Some(x), Some(y)) => {
+            std::mem::discriminant(a) == std::mem::discriminant(b) && leaves_eq(&x, &y)
+        }
+        _ => inner_eq(a, b),
+    }
+}
+
+/// The components of a math type.
+fn fixed_leaves(v: &Variant) -> Option<Leaves> {
+    macro_rules! arms {
         ($($t:ident),*) => {
-            match (a, b) {
-                $((V::$t(x), V::$t(y)) => return leaves_eq(&x.leaves(), &y.leaves()),)*
-                _ => {}
+            match v {
+                $(Variant::$t(x) => Some(x.leaves()),)*
+                _ => None,
             }
         };
     }
-    for_each_fixed!(fixed);
+    for_each_fixed!(arms)
+}
+
+/// `==` between the engine's values, as the parts of a container key compare: the same
+/// type and value, `-0.0 == 0.0`, NaN equal to nothing.
+fn inner_eq(a: &Variant, b: &Variant) -> bool {
+    use Variant as V;
     match (a, b) {
-        (V::Float(x), V::Float(y)) => float_eq(*x, *y),
         (V::Array(x), V::Array(y)) | (V::PackedTypedArray(x), V::PackedTypedArray(y)) => {
             x.element_type == y.element_type
                 && x.shared == y.shared
                 && x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|(p, q)| key_eq(p, q))
+                && x.iter().zip(y.iter()).all(|(p, q)| inner_eq(p, q))
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
             x.types == y.types
                 && x.len() == y.len()
                 && x.iter()
                     .zip(y.iter())
-                    .all(|((k1, v1), (k2, v2))| key_eq(k1, k2) && key_eq(v1, v2))
+                    .all(|((k1, v1), (k2, v2))| inner_eq(k1, k2) && inner_eq(v1, v2))
         }
         (V::Object(x), V::Object(y)) => {
             x.class_name == y.class_name
@@ -252,19 +283,10 @@ fn key_eq(a: &Variant, b: &Variant) -> bool {
                 && x.properties
                     .iter()
                     .zip(&y.properties)
-                    .all(|((n1, v1), (n2, v2))| n1 == n2 && key_eq(v1, v2))
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && inner_eq(v1, v2))
         }
-        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| f32_eq(*p, *q))
-        }
-        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| float_eq(*p, *q))
-        }
-        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => fixed_slices_eq(x, y),
-        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => fixed_slices_eq(x, y),
-        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => fixed_slices_eq(x, y),
-        (V::PackedColorArray(x), V::PackedColorArray(y)) => fixed_slices_eq(x, y),
-        // No floats inside: structural equality is the engine's.
+        // Structural equality is `==` for everything else: -0.0 == 0.0 and NaN equals
+        // nothing, as for f64.
         _ => a == b,
     }
 }
@@ -280,17 +302,11 @@ fn leaves_eq(a: &Leaves, b: &Leaves) -> bool {
             })
 }
 
-fn fixed_slices_eq<T: Fixed>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(p, q)| leaves_eq(&p.leaves(), &q.leaves()))
-}
-
-/// A hash consistent with [`key_eq`].
-fn key_hash<H: Hasher>(v: &Variant, h: &mut H) {
+/// A hash consistent with [`key_eq`] (`top`) and [`inner_eq`] (inside containers, where
+/// a String and a StringName are different).
+fn key_hash<H: Hasher>(v: &Variant, h: &mut H, top: bool) {
     use Variant as V;
-    if let Some(s) = v.as_str() {
+    if let (Some(s), true) = (v.as_str(), top) {
         STRING_LIKE.hash(h);
         s.hash(h);
         return;
@@ -320,26 +336,28 @@ fn key_hash<H: Hasher>(v: &Variant, h: &mut H) {
         V::Float(f) => float_key(*f).hash(h),
         V::Array(a) | V::PackedTypedArray(a) => {
             a.len().hash(h);
-            a.iter().for_each(|x| key_hash(x, h));
+            a.iter().for_each(|x| key_hash(x, h, false));
         }
         V::Dictionary(d) => {
             d.len().hash(h);
             for (k, x) in d.iter() {
-                key_hash(k, h);
-                key_hash(x, h);
+                key_hash(k, h, false);
+                key_hash(x, h, false);
             }
         }
         V::Object(o) => {
             o.class_name.hash(h);
             for (n, x) in &o.properties {
                 n.hash(h);
-                key_hash(x, h);
+                key_hash(x, h, false);
             }
         }
         V::NodePath(p) => p.hash(h),
         V::Rid(r) => r.hash(h),
         V::ObjectId(id) => id.hash(h),
         V::Signal(s) => s.hash(h),
+        V::String(s) => s.hash(h),
+        V::StringName(s) => s.hash(h),
         V::PackedByteArray(x) => x.0.hash(h),
         V::PackedInt32Array(x) => x.0.hash(h),
         V::PackedInt64Array(x) => x.0.hash(h),
@@ -385,7 +403,7 @@ impl DictionaryKey for &Variant {
             return DictionaryKey::find(s, d);
         }
         d.map
-            .get_full(&Key(self.clone()))
+            .get_full(&Key::new(self.clone()))
             .map(|(i, k, v)| (i, &k.0, v))
     }
 }
@@ -394,7 +412,7 @@ macro_rules! owned_keys {
     ($($t:ty),*) => {$(
         impl DictionaryKey for $t {
             fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
-                let key = Key(Variant::from(self));
+                let key = Key::new(Variant::from(self));
                 d.map.get_full(&key).map(|(i, k, v)| (i, &k.0, v))
             }
         }
@@ -484,8 +502,20 @@ impl Dictionary {
         key: impl Into<Variant>,
         value: impl Into<Variant>,
     ) -> Option<Variant> {
-        let (_, old) = self.map.insert_full(Key(key.into()), value.into());
+        let (_, old) = self.map.insert_full(Key::new(key.into()), value.into());
         old
+    }
+
+    /// Inserts an entry decoded from a packet, as the engine's decoder does: like
+    /// [`Dictionary::insert`], except that a key holding an object is always a new entry
+    /// (the engine decodes every object into one of its own).
+    pub(crate) fn insert_decoded(&mut self, key: Variant, value: Variant) {
+        let nth = if holds_object(&key) {
+            u32::try_from(self.len() + 1).unwrap_or(u32::MAX)
+        } else {
+            0
+        };
+        self.map.insert(Key(key, nth), value);
     }
 
     /// The value for `key`: a `&str` finds String and StringName keys alike.
@@ -549,6 +579,16 @@ impl Dictionary {
     /// Removes every entry (the key and value types stay).
     pub fn clear(&mut self) {
         self.map.clear();
+    }
+}
+
+/// Whether `v` is or holds an object (its id or in full).
+fn holds_object(v: &Variant) -> bool {
+    match v {
+        Variant::ObjectId(_) | Variant::Object(_) => true,
+        Variant::Array(a) | Variant::PackedTypedArray(a) => a.iter().any(holds_object),
+        Variant::Dictionary(d) => d.iter().any(|(k, x)| holds_object(k) || holds_object(x)),
+        _ => false,
     }
 }
 
@@ -697,5 +737,44 @@ mod tests {
             "{}",
             std::mem::size_of::<Variant>()
         );
+    }
+}
+
+#[cfg(test)]
+mod engine_key_tests {
+    use super::*;
+
+    /// Packets made by Godot 4.4.1 (the random-value differential), which keeps two
+    /// entries in each: keys equal at the top level are not equal inside an Array, and
+    /// every decoded object is an object of its own.
+    #[test]
+    fn keys_inside_arrays_and_object_keys_stay_apart() {
+        let unhex = |h: &str| -> Vec<u8> {
+            (0..h.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        for packet in [
+            // {["a"]: 1, [&"a"]: 2}
+            "1b000000020000001c0000000100000004000000010000006100000002000000010000001c000000010000001500000001000000610000000200000002000000",
+            // {[NAN]: 1, [NAN]: 2}
+            "1b000000020000001c0000000100000003000100000000000000f87f02000000010000001c0000000100000003000100000000000000f87f0200000002000000",
+            // {<object 5>: 1, <object 5>: 2}
+            "1b0000000200000018000100050000000000000002000000010000001800010005000000000000000200000002000000",
+        ] {
+            let bytes = unhex(packet);
+            let v: Variant = crate::from_slice(&bytes).unwrap();
+            assert_eq!(v.as_dictionary().unwrap().len(), 2, "{packet}");
+            assert_eq!(crate::to_vec(&v).unwrap(), bytes, "{packet}");
+            let mut d = crate::packet::Decoder::new(&bytes, &crate::Config::default()).unwrap();
+            let direct = crate::packet::variant::decode(&mut d).unwrap();
+            assert_eq!(direct.as_dictionary().unwrap().len(), 2, "{packet}");
+        }
+        // A key inserted by hand is one key, objects or not.
+        let mut d = Dictionary::new();
+        d.insert(crate::ObjectId(5), 1);
+        d.insert(crate::ObjectId(5), 2);
+        assert_eq!(d.len(), 1);
     }
 }

@@ -252,9 +252,9 @@ impl<'de> Visitor<'de> for VariantVisitor {
             }
         }
         let value: Variant = map.next_value()?;
-        dict.insert(first, value);
+        dict.insert_decoded(first, value);
         while let Some((key, value)) = map.next_entry::<Variant, Variant>()? {
-            dict.insert(key, value);
+            dict.insert_decoded(key, value);
         }
         Ok(Variant::Dictionary(dict))
     }
