@@ -159,6 +159,8 @@ pub mod file;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
+#[cfg(feature = "multiplayer-core")]
+pub mod multiplayer;
 mod packet;
 mod ser;
 pub mod text;

@@ -14,6 +14,8 @@ mod godot3_harness;
 mod godot4_harness;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
+#[cfg(feature = "multiplayer")]
+mod multiplayer;
 mod random_values;
 mod stream;
 mod text;
@@ -29,6 +31,8 @@ fn main() {
     trials.extend(godot4_harness::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
+    #[cfg(feature = "multiplayer")]
+    trials.extend(multiplayer::trials());
     trials.extend(random_values::trials());
     trials.extend(stream::trials());
     trials.extend(text::trials());

@@ -26,6 +26,8 @@ mod golden;
 mod hostile;
 mod interop;
 mod mapping;
+#[cfg(feature = "multiplayer-core")]
+mod multiplayer;
 mod random_values;
 mod roundtrip_props;
 mod serde_paths;

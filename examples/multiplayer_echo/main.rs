@@ -1,0 +1,88 @@
+//! An echo server for Godot 4 `@rpc` clients, over WebSocket and/or ENet.
+//!
+//! ```sh
+//! cargo run --release --example multiplayer_echo --features multiplayer -- --ws 9080 --enet 9081
+//! ```
+//!
+//! It hosts a node at path `Echo` whose RPCs are `echo(value)`, `echo_many(a, b, c)` (any
+//! peer, reliable) and `echo_unreliable(value)` (any peer, unreliable ordered, channel 1),
+//! and answers every call by calling the same method on the caller with the same
+//! arguments. Server relay is on, so clients can call each other through it. It prints
+//! one line per connected and disconnected peer. The Godot client beside it
+//! (`godot_client/`) connects with either transport and shows the round trip.
+
+use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+use std::net::SocketAddr;
+
+fn usage() -> ! {
+    eprintln!("usage: multiplayer_echo [--ws PORT] [--enet PORT]   (at least one)");
+    std::process::exit(2);
+}
+
+/// The node every check relies on: path `Echo`, exactly these three RPCs.
+fn echo_scene() -> godot_bin::multiplayer::Result<Scene> {
+    Scene::new().with(
+        NodeConfig::new("Echo")
+            .rpc(Rpc::any_peer("echo"))
+            .rpc(Rpc::any_peer("echo_many"))
+            .rpc(
+                Rpc::any_peer("echo_unreliable")
+                    .unreliable_ordered()
+                    .channel(1),
+            ),
+    )
+}
+
+fn main() -> godot_bin::multiplayer::Result<()> {
+    let mut ws = None;
+    let mut enet = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let port: u16 = match args.next().and_then(|p| p.parse().ok()) {
+            Some(p) => p,
+            None => usage(),
+        };
+        match flag.as_str() {
+            "--ws" => ws = Some(port),
+            "--enet" => enet = Some(port),
+            _ => usage(),
+        }
+    }
+    if ws.is_none() && enet.is_none() {
+        usage();
+    }
+    // One thread: the load run measures calls per second per core.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let mut builder = net::Host::builder(echo_scene()?);
+        if let Some(p) = ws {
+            builder = builder.websocket(SocketAddr::from(([0, 0, 0, 0], p)));
+        }
+        if let Some(p) = enet {
+            builder = builder.enet(SocketAddr::from(([0, 0, 0, 0], p)));
+        }
+        let mut host = builder.start().await?;
+        if let Some(a) = host.websocket_addr() {
+            println!("listening websocket {a}");
+        }
+        if let Some(a) = host.enet_addr() {
+            println!("listening enet {a}");
+        }
+        loop {
+            match host.next_event().await? {
+                Event::PeerConnected(id) => println!("peer connected {id}"),
+                Event::PeerDisconnected(id) => println!("peer disconnected {id}"),
+                Event::Call(call) => {
+                    // The same method, on the caller, with the same arguments: no decoding.
+                    if let Err(e) = host.call_args(call.from, call.node, &call.method, &call.args) {
+                        eprintln!("answer to {}: {e}", call.from);
+                    }
+                }
+                Event::Refused { from, error } => eprintln!("refused packet from {from}: {error}"),
+                _ => {}
+            }
+        }
+    })
+}

@@ -1,0 +1,69 @@
+//! Godot 4 high-level multiplayer (`@rpc`, `SceneMultiplayer`) for Rust servers and bots
+//! that unmodified Godot 4.4 games talk to, over WebSocket and ENet.
+//!
+//! A Godot game that uses `rpc()` / `rpc_id()`, `MultiplayerSpawner`,
+//! `MultiplayerSynchronizer` or `send_bytes` over `WebSocketMultiplayerPeer` or
+//! `ENetMultiplayerPeer` sends SceneMultiplayer packets. This module speaks that protocol:
+//!
+//! * [`wire`]: every packet, parsed and built without state.
+//! * [`Server`] and [`Client`]: sans-IO sessions that keep the engine's state (path caches,
+//!   confirmations, auth, peer announcements, relay, replication). Feed them transport
+//!   events and packets; take [`Output`]s to send and [`Event`]s for the game.
+//! * [`net`] (features `multiplayer-websocket` / `multiplayer-enet`): async transports on
+//!   tokio: [`net::Host`] serves both at once, [`net::Peer`] is one client (a bot).
+//!
+//! ```no_run
+//! # #[cfg(feature = "multiplayer")]
+//! # async fn run() -> godot_bin::multiplayer::Result<()> {
+//! use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+//! use godot_bin::Vector3;
+//!
+//! let scene = Scene::new().with(
+//!     NodeConfig::new("Game")
+//!         .rpc(Rpc::any_peer("hello"))
+//!         .rpc(Rpc::any_peer("move_to").unreliable_ordered().channel(1)),
+//! )?;
+//! let mut host = net::Host::builder(scene)
+//!     .websocket("0.0.0.0:9080".parse().unwrap())
+//!     .enet("0.0.0.0:9081".parse().unwrap())
+//!     .start()
+//!     .await?;
+//! loop {
+//!     match host.next_event().await? {
+//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &(1, "welcome", Vector3::new(1.0, 2.0, 3.0)))?,
+//!         Event::Call(call) if &*call.method == "move_to" => {
+//!             let (to,): (Vector3,) = call.args.decode()?;
+//!             host.rpc_id(-call.from, "Game", "move_to", &(to,))?; // tell everyone else
+//!         }
+//!         _ => {}
+//!     }
+//! }
+//! # }
+//! ```
+//!
+//! The protocol, in our own words, with the version facts, is in `docs/multiplayer.md`.
+//! Tested against Godot 4.4.1. The engine declares this protocol internal and free to
+//! change between versions: a client of another version may use other command bytes or
+//! checksums; the sessions then refuse what they cannot parse
+//! ([`Event::Refused`]) rather than guess.
+
+mod args;
+mod error;
+#[cfg(any(feature = "multiplayer-websocket", feature = "multiplayer-enet"))]
+pub mod net;
+mod scene;
+mod session;
+mod variant_io;
+pub mod wire;
+
+pub use args::Args;
+pub use error::{Error, Result};
+pub use scene::{
+    checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
+    Scene, TransferMode, NODE_RPC_BIT,
+};
+pub use session::{
+    Client, Event, Options, Output, RpcCall, Server, Session, SpawnEvent, SpawnScene, SyncEvent,
+    SyncSpec, Transmit, SERVER_ID,
+};
+pub use variant_io::ArgsForm;

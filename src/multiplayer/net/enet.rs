@@ -1,0 +1,237 @@
+//! ENet links on `rusty_enet` (ENet 1.3, no checksum, no compression, as
+//! `ENetMultiplayerPeer` uses it), over a tokio UDP socket so that a task can wait for
+//! datagrams.
+
+use super::{enet_channel, from_enet_channel};
+use crate::multiplayer::scene::TransferMode;
+use rusty_enet::{Host, HostSettings, Packet, PacketKind, PacketReceived, PeerID, Socket, MTU_MAX};
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::UdpSocket;
+
+/// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
+pub(crate) struct TokioUdp(Arc<UdpSocket>);
+
+impl Socket for TokioUdp {
+    type Address = SocketAddr;
+    type Error = io::Error;
+
+    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
+        match self.0.try_send_to(buffer, address) {
+            Ok(n) => Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
+            // A datagram to a peer that went away: ENet's timeouts deal with the peer.
+            Err(e) if transient(&e) => Ok(buffer.len()),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn receive(
+        &mut self,
+        buffer: &mut [u8; MTU_MAX],
+    ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
+        loop {
+            return match self.0.try_recv_from(buffer) {
+                Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
+                // ICMP "port unreachable" from an earlier send surfaces here on Linux.
+                Err(e) if transient(&e) => continue,
+                Err(e) => Err(e),
+            };
+        }
+    }
+}
+
+fn transient(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// What an ENet link reports.
+pub(crate) enum EnetEvent {
+    /// A peer connected (server: with the Godot id it chose).
+    Connected(i32),
+    /// A packet.
+    Packet {
+        from: i32,
+        channel: u8,
+        mode: TransferMode,
+        data: Vec<u8>,
+    },
+    /// A peer left.
+    Disconnected(i32),
+}
+
+/// One ENet host and the Godot peer ids of its ENet peers.
+pub(crate) struct EnetLink {
+    host: Host<TokioUdp>,
+    socket: Arc<UdpSocket>,
+    is_server: bool,
+    /// ENet peer index to Godot id.
+    by_enet: HashMap<usize, i32>,
+    by_godot: HashMap<i32, PeerID>,
+    max_packet: usize,
+}
+
+impl EnetLink {
+    fn new(
+        socket: UdpSocket,
+        peers: usize,
+        is_server: bool,
+        max_packet: usize,
+    ) -> io::Result<Self> {
+        let socket = Arc::new(socket);
+        let settings = HostSettings {
+            peer_limit: peers,
+            // The engine's hosts allow the protocol's maximum, 255.
+            channel_limit: 255,
+            ..HostSettings::default()
+        };
+        let mut host = Host::new(TokioUdp(socket.clone()), settings)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        host.set_maximum_packet_size(max_packet)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        Ok(EnetLink {
+            host,
+            socket,
+            is_server,
+            by_enet: HashMap::new(),
+            by_godot: HashMap::new(),
+            max_packet,
+        })
+    }
+
+    /// A server host on `addr`.
+    pub(crate) async fn server(
+        addr: SocketAddr,
+        peers: usize,
+        max_packet: usize,
+    ) -> io::Result<Self> {
+        let socket = UdpSocket::bind(addr).await?;
+        EnetLink::new(socket, peers.clamp(1, 4095), true, max_packet)
+    }
+
+    /// A client host connecting to `addr` as Godot peer `id` (the id travels in the
+    /// CONNECT command's data, as `ENetMultiplayerPeer` sends it).
+    pub(crate) async fn client(addr: SocketAddr, id: i32, max_packet: usize) -> io::Result<Self> {
+        let local: SocketAddr = if addr.is_ipv6() {
+            "[::]:0".parse().expect("literal")
+        } else {
+            "0.0.0.0:0".parse().expect("literal")
+        };
+        let socket = UdpSocket::bind(local).await?;
+        let mut link = EnetLink::new(socket, 1, false, max_packet)?;
+        let peer = link
+            .host
+            .connect(addr, 255, id as u32)
+            .map_err(|_| io::Error::other("no ENet peer slot"))?;
+        let pid = peer.id();
+        link.by_enet.insert(pid.0, 1);
+        link.by_godot.insert(1, pid);
+        Ok(link)
+    }
+
+    pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    pub(crate) fn socket(&self) -> Arc<UdpSocket> {
+        self.socket.clone()
+    }
+
+    /// Runs ENet until it has nothing more to report; appends what happened.
+    pub(crate) fn service(&mut self, out: &mut Vec<EnetEvent>) -> io::Result<()> {
+        while let Some(event) = self.host.service()? {
+            match event {
+                rusty_enet::Event::Connect { peer, data } => {
+                    let key = peer.id().0;
+                    if !self.is_server {
+                        out.push(EnetEvent::Connected(1));
+                        continue;
+                    }
+                    // The engine resets a peer whose id is below 2 or taken.
+                    let id = data as i32;
+                    if id < 2 || self.by_godot.contains_key(&id) {
+                        peer.reset();
+                        continue;
+                    }
+                    self.by_enet.insert(key, id);
+                    self.by_godot.insert(id, peer.id());
+                    out.push(EnetEvent::Connected(id));
+                }
+                rusty_enet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    let Some(&from) = self.by_enet.get(&peer.id().0) else {
+                        continue;
+                    };
+                    let data = packet.data();
+                    if data.is_empty() || data.len() > self.max_packet {
+                        continue;
+                    }
+                    let (channel, mode) = from_enet_channel(channel_id);
+                    out.push(EnetEvent::Packet {
+                        from,
+                        channel,
+                        mode,
+                        data: data.to_vec(),
+                    });
+                }
+                rusty_enet::Event::Disconnect { peer, .. } => {
+                    if let Some(id) = self.by_enet.remove(&peer.id().0) {
+                        self.by_godot.remove(&id);
+                        out.push(EnetEvent::Disconnected(id));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues a packet with the flags and channel the engine uses for this mode.
+    pub(crate) fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
+        let Some(&pid) = self.by_godot.get(&to) else {
+            return;
+        };
+        let kind = match mode {
+            TransferMode::Reliable => PacketKind::Reliable,
+            TransferMode::Unreliable => PacketKind::AlwaysUnreliable { sequenced: false },
+            TransferMode::UnreliableOrdered => PacketKind::AlwaysUnreliable { sequenced: true },
+        };
+        if let Some(peer) = self.host.get_peer_mut(pid) {
+            // A full queue or a peer going away: ENet drops the packet, as the engine does.
+            let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
+        }
+    }
+
+    /// Starts a graceful disconnect; the peer is forgotten at once.
+    pub(crate) fn disconnect(&mut self, id: i32) {
+        if let Some(pid) = self.by_godot.remove(&id) {
+            self.by_enet.remove(&pid.0);
+            if let Some(peer) = self.host.get_peer_mut(pid) {
+                peer.disconnect(0);
+            }
+        }
+    }
+
+    /// Drops a peer at once (the engine's reset for a refused id).
+    pub(crate) fn reset(&mut self, id: i32) {
+        if let Some(pid) = self.by_godot.remove(&id) {
+            self.by_enet.remove(&pid.0);
+            if let Some(peer) = self.host.get_peer_mut(pid) {
+                peer.reset();
+            }
+        }
+    }
+
+    /// Sends what is queued.
+    pub(crate) fn flush(&mut self) {
+        self.host.flush();
+    }
+}

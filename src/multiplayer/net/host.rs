@@ -1,0 +1,350 @@
+//! A server on WebSocket and/or ENet, both feeding one [`Server`] session.
+
+#[cfg(feature = "multiplayer-enet")]
+use super::enet::{EnetEvent, EnetLink};
+#[cfg(feature = "multiplayer-websocket")]
+use super::ws::{self, Inbound, WsOut};
+use crate::multiplayer::error::{Error, Result};
+use crate::multiplayer::scene::Scene;
+#[cfg(feature = "multiplayer-websocket")]
+use crate::multiplayer::scene::TransferMode;
+use crate::multiplayer::session::{Event, Options, Output, Server};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Sets up a [`Host`].
+#[derive(Debug)]
+pub struct HostBuilder {
+    scene: Arc<Scene>,
+    opts: Options,
+    #[cfg_attr(not(feature = "multiplayer-websocket"), allow(dead_code))]
+    ws: Option<SocketAddr>,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    enet: Option<SocketAddr>,
+    sync_interval: Duration,
+    service_interval: Duration,
+    max_packet: usize,
+    queue: usize,
+    max_enet_peers: usize,
+}
+
+impl HostBuilder {
+    /// Session options (relay, auth, limits).
+    pub fn options(mut self, opts: Options) -> Self {
+        self.opts = opts;
+        self
+    }
+
+    /// Serves WebSocket (`WebSocketMultiplayerPeer` clients) on `addr`.
+    #[cfg(feature = "multiplayer-websocket")]
+    pub fn websocket(mut self, addr: SocketAddr) -> Self {
+        self.ws = Some(addr);
+        self
+    }
+
+    /// Serves ENet (`ENetMultiplayerPeer` clients) on `addr`.
+    #[cfg(feature = "multiplayer-enet")]
+    pub fn enet(mut self, addr: SocketAddr) -> Self {
+        self.enet = Some(addr);
+        self
+    }
+
+    /// How often the session's network frame runs (auth timeouts, replication); the
+    /// engine's runs every process frame. Default 1/60 s.
+    pub fn sync_interval(mut self, every: Duration) -> Self {
+        self.sync_interval = every;
+        self
+    }
+
+    /// The largest packet accepted from a peer (default 1 MiB; Godot clients' own buffers
+    /// stop at 64 KiB by default).
+    pub fn max_packet_size(mut self, bytes: usize) -> Self {
+        self.max_packet = bytes;
+        self
+    }
+
+    /// How many packets may wait for one WebSocket peer before it is dropped as too slow
+    /// (default 4096, the engine's outbound queue).
+    pub fn queue_size(mut self, packets: usize) -> Self {
+        self.queue = packets.max(1);
+        self
+    }
+
+    /// The number of ENet peer slots (default and maximum 4095).
+    pub fn max_enet_peers(mut self, peers: usize) -> Self {
+        self.max_enet_peers = peers;
+        self
+    }
+
+    /// Binds the listeners.
+    pub async fn start(self) -> Result<Host> {
+        let (tx, rx) = mpsc::channel(self.queue.max(1024));
+        let _ = &tx;
+        let mut ws_addr = None;
+        #[cfg(feature = "multiplayer-websocket")]
+        if let Some(addr) = self.ws {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            ws_addr = Some(listener.local_addr()?);
+            ws::spawn_listener(listener, tx.clone(), self.max_packet, self.queue);
+        }
+        #[cfg(not(feature = "multiplayer-websocket"))]
+        let _ = (self.ws, &mut ws_addr);
+        #[cfg(feature = "multiplayer-enet")]
+        let enet = match self.enet {
+            Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
+            None => None,
+        };
+        let mut timer = tokio::time::interval(self.service_interval);
+        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Ok(Host {
+            server: Server::new(self.scene, self.opts),
+            rx,
+            _tx: tx,
+            ws_peers: HashMap::new(),
+            #[cfg(feature = "multiplayer-enet")]
+            enet,
+            #[cfg(feature = "multiplayer-enet")]
+            enet_events: Vec::new(),
+            ws_addr,
+            timer,
+            sync_interval: self.sync_interval,
+            next_sync: Instant::now(),
+        })
+    }
+}
+
+#[cfg(not(feature = "multiplayer-websocket"))]
+enum Inbound {}
+#[cfg(not(feature = "multiplayer-websocket"))]
+type WsOut = ();
+
+/// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
+///
+/// Derefs to its [`Server`] session for `rpc_id`, `rpc`, `send_bytes`, auth, spawn and
+/// sync; what those queue is sent by [`next_event`](Host::next_event) or
+/// [`flush`](Host::flush).
+pub struct Host {
+    server: Server,
+    rx: mpsc::Receiver<Inbound>,
+    _tx: mpsc::Sender<Inbound>,
+    #[cfg_attr(not(feature = "multiplayer-websocket"), allow(dead_code))]
+    ws_peers: HashMap<i32, mpsc::Sender<WsOut>>,
+    #[cfg(feature = "multiplayer-enet")]
+    enet: Option<EnetLink>,
+    #[cfg(feature = "multiplayer-enet")]
+    enet_events: Vec<EnetEvent>,
+    ws_addr: Option<SocketAddr>,
+    timer: tokio::time::Interval,
+    sync_interval: Duration,
+    next_sync: Instant,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field("websocket", &self.ws_addr)
+            .field("enet", &self.enet_addr())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Host {
+    /// A builder for a host serving `scene`.
+    pub fn builder(scene: Scene) -> HostBuilder {
+        HostBuilder {
+            scene: Arc::new(scene),
+            opts: Options::default(),
+            ws: None,
+            enet: None,
+            sync_interval: Duration::from_micros(16_667),
+            service_interval: Duration::from_millis(5),
+            max_packet: 1 << 20,
+            queue: 4096,
+            max_enet_peers: 4095,
+        }
+    }
+
+    /// The WebSocket listener's address.
+    pub fn websocket_addr(&self) -> Option<SocketAddr> {
+        self.ws_addr
+    }
+
+    /// The ENet socket's address.
+    pub fn enet_addr(&self) -> Option<SocketAddr> {
+        #[cfg(feature = "multiplayer-enet")]
+        if let Some(e) = &self.enet {
+            return e.local_addr().ok();
+        }
+        None
+    }
+
+    /// Sends everything the session queued.
+    pub fn flush(&mut self) {
+        while let Some(out) = self.server.poll_output() {
+            match out {
+                Output::Send(t) => {
+                    #[cfg(feature = "multiplayer-websocket")]
+                    if let Some(tx) = self.ws_peers.get(&t.to) {
+                        if let Err(mpsc::error::TrySendError::Full(_)) =
+                            tx.try_send(WsOut::Data(t.data.into()))
+                        {
+                            // Too slow to keep up: drop it, as the engine's full queue does.
+                            self.ws_peers.remove(&t.to);
+                            self.server.disconnect_peer(t.to);
+                        }
+                        continue;
+                    }
+                    #[cfg(feature = "multiplayer-enet")]
+                    if let Some(e) = &mut self.enet {
+                        e.send(t.to, t.channel, t.mode, t.data);
+                    }
+                }
+                Output::Disconnect(id) => {
+                    #[cfg(feature = "multiplayer-websocket")]
+                    if let Some(tx) = self.ws_peers.remove(&id) {
+                        let _ = tx.try_send(WsOut::Close);
+                        continue;
+                    }
+                    #[cfg(feature = "multiplayer-enet")]
+                    if let Some(e) = &mut self.enet {
+                        e.disconnect(id);
+                    }
+                }
+            }
+        }
+        #[cfg(feature = "multiplayer-enet")]
+        if let Some(e) = &mut self.enet {
+            e.flush();
+        }
+    }
+
+    #[cfg(feature = "multiplayer-websocket")]
+    fn on_ws(&mut self, msg: Inbound) {
+        let now = Instant::now();
+        match msg {
+            Inbound::Connected { id, tx } => {
+                if self.server.peer_connected(id, now).is_ok() {
+                    self.ws_peers.insert(id, tx);
+                }
+            }
+            Inbound::Packet { id, data } => {
+                if self.ws_peers.contains_key(&id) {
+                    self.server
+                        .receive(id, 0, TransferMode::Reliable, &data, now);
+                }
+            }
+            Inbound::Closed { id } => {
+                if self.ws_peers.remove(&id).is_some() {
+                    self.server.peer_disconnected(id);
+                }
+            }
+        }
+    }
+
+    #[cfg(not(feature = "multiplayer-websocket"))]
+    fn on_ws(&mut self, msg: Inbound) {
+        match msg {}
+    }
+
+    /// Runs ENet until it is idle; whether anything happened.
+    fn service_enet(&mut self) -> Result<bool> {
+        #[cfg(feature = "multiplayer-enet")]
+        if let Some(e) = &mut self.enet {
+            let mut events = std::mem::take(&mut self.enet_events);
+            e.service(&mut events)?;
+            let any = !events.is_empty();
+            let now = Instant::now();
+            for ev in events.drain(..) {
+                match ev {
+                    EnetEvent::Connected(id) => {
+                        if self.server.peer_connected(id, now).is_err() {
+                            e.reset(id);
+                        }
+                    }
+                    EnetEvent::Packet {
+                        from,
+                        channel,
+                        mode,
+                        data,
+                    } => self.server.receive(from, channel, mode, &data, now),
+                    EnetEvent::Disconnected(id) => self.server.peer_disconnected(id),
+                }
+            }
+            self.enet_events = events;
+            return Ok(any);
+        }
+        Ok(false)
+    }
+
+    fn on_timer(&mut self) -> Result<()> {
+        self.service_enet()?;
+        let now = Instant::now();
+        if now >= self.next_sync {
+            self.server.tick(now);
+            self.next_sync = now + self.sync_interval;
+        }
+        Ok(())
+    }
+
+    /// Sends what is queued, then waits for the next event.
+    pub async fn next_event(&mut self) -> Result<Event> {
+        loop {
+            self.flush();
+            if let Some(ev) = self.server.poll_event() {
+                return Ok(ev);
+            }
+            let mut progressed = false;
+            for _ in 0..256 {
+                match self.rx.try_recv() {
+                    Ok(m) => {
+                        self.on_ws(m);
+                        progressed = true;
+                    }
+                    Err(_) => break,
+                }
+            }
+            progressed |= self.service_enet()?;
+            if progressed || self.server.has_output() {
+                continue;
+            }
+            #[cfg(feature = "multiplayer-enet")]
+            let socket = self.enet.as_ref().map(|e| e.socket());
+            #[cfg(not(feature = "multiplayer-enet"))]
+            let socket: Option<Arc<tokio::net::UdpSocket>> = None;
+            let readable = async {
+                match &socket {
+                    Some(s) => s.readable().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                m = self.rx.recv() => {
+                    if let Some(m) = m {
+                        self.on_ws(m);
+                    }
+                }
+                r = readable => {
+                    r.map_err(Error::Io)?;
+                }
+                _ = self.timer.tick() => self.on_timer()?,
+            }
+        }
+    }
+}
+
+impl Deref for Host {
+    type Target = Server;
+    fn deref(&self) -> &Server {
+        &self.server
+    }
+}
+
+impl DerefMut for Host {
+    fn deref_mut(&mut self) -> &mut Server {
+        &mut self.server
+    }
+}

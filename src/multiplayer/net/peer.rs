@@ -1,0 +1,295 @@
+//! One client of a Godot server (or of a [`Host`](super::Host)): a bot.
+
+#[cfg(feature = "multiplayer-enet")]
+use super::enet::{EnetEvent, EnetLink};
+use crate::multiplayer::error::{Error, Result};
+use crate::multiplayer::scene::Scene;
+#[cfg(feature = "multiplayer-websocket")]
+use crate::multiplayer::scene::TransferMode;
+use crate::multiplayer::session::{Client, Event, Options, Output};
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+#[cfg(feature = "multiplayer-websocket")]
+use {
+    futures_util::{SinkExt, StreamExt},
+    tokio::net::TcpStream,
+    tokio_tungstenite::tungstenite::Message,
+    tokio_tungstenite::WebSocketStream,
+};
+
+/// Sets up a [`Peer`].
+#[derive(Debug, Clone)]
+pub struct PeerBuilder {
+    scene: Arc<Scene>,
+    opts: Options,
+    service_interval: Duration,
+    max_packet: usize,
+}
+
+impl PeerBuilder {
+    /// Session options.
+    pub fn options(mut self, opts: Options) -> Self {
+        self.opts = opts;
+        self
+    }
+
+    /// How often ENet's timers and the session's network frame run while waiting (default
+    /// 10 ms; thousands of bots in one process want more).
+    pub fn service_interval(mut self, every: Duration) -> Self {
+        self.service_interval = every;
+        self
+    }
+
+    /// Connects to `ws://host:port/path` as `WebSocketMultiplayerPeer.create_client` does.
+    #[cfg(feature = "multiplayer-websocket")]
+    pub async fn connect_websocket(self, url: &str) -> Result<Peer> {
+        let (ws, id) = super::ws::connect(url, self.max_packet).await?;
+        let mut client = Client::new(self.scene, self.opts);
+        client.connected(id, Instant::now())?;
+        Ok(Peer::new(
+            client,
+            Link::Ws(Box::new(ws)),
+            self.service_interval,
+        ))
+    }
+
+    /// Connects to an ENet server as `ENetMultiplayerPeer.create_client` does, with a
+    /// random id of our own.
+    #[cfg(feature = "multiplayer-enet")]
+    pub async fn connect_enet(self, addr: std::net::SocketAddr) -> Result<Peer> {
+        let id = super::random_id();
+        let mut link = EnetLink::client(addr, id, self.max_packet).await?;
+        let connect = async {
+            let mut events = Vec::new();
+            loop {
+                link.service(&mut events)?;
+                if events.iter().any(|e| matches!(e, EnetEvent::Connected(_))) {
+                    return Ok::<_, Error>(());
+                }
+                if events
+                    .iter()
+                    .any(|e| matches!(e, EnetEvent::Disconnected(_)))
+                {
+                    return Err(Error::Transport("ENet connection refused".into()));
+                }
+                let socket = link.socket();
+                let _ = tokio::time::timeout(Duration::from_millis(10), socket.readable()).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), connect)
+            .await
+            .map_err(|_| Error::Transport("ENet connect timed out".into()))??;
+        let mut client = Client::new(self.scene, self.opts);
+        client.connected(id, Instant::now())?;
+        Ok(Peer::new(
+            client,
+            Link::Enet(Box::new(link)),
+            self.service_interval,
+        ))
+    }
+}
+
+enum Link {
+    #[cfg(feature = "multiplayer-websocket")]
+    Ws(Box<WebSocketStream<TcpStream>>),
+    #[cfg(feature = "multiplayer-enet")]
+    Enet(Box<EnetLink>),
+    Closed,
+}
+
+/// A SceneMultiplayer client over WebSocket or ENet: what a Godot game's client does, so
+/// that a Rust program can join a Godot server, or load-test one with many bots.
+///
+/// Derefs to its [`Client`] session for `rpc_id`, `rpc`, `send_bytes` and auth.
+pub struct Peer {
+    client: Client,
+    link: Link,
+    timer: tokio::time::Interval,
+}
+
+impl std::fmt::Debug for Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Peer")
+            .field("id", &self.client.unique_id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Peer {
+    /// A builder for a client that knows `scene`.
+    pub fn builder(scene: Arc<Scene>) -> PeerBuilder {
+        PeerBuilder {
+            scene,
+            opts: Options::default(),
+            service_interval: Duration::from_millis(10),
+            max_packet: 1 << 20,
+        }
+    }
+
+    fn new(client: Client, link: Link, every: Duration) -> Self {
+        let mut timer = tokio::time::interval(every);
+        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Peer {
+            client,
+            link,
+            timer,
+        }
+    }
+
+    /// Whether the link to the server is gone.
+    pub fn is_closed(&self) -> bool {
+        matches!(self.link, Link::Closed)
+    }
+
+    fn lost(&mut self) {
+        self.link = Link::Closed;
+        self.client.disconnected();
+    }
+
+    /// Sends everything the session queued.
+    pub async fn flush(&mut self) -> Result<()> {
+        let mut failed = false;
+        match &mut self.link {
+            #[cfg(feature = "multiplayer-websocket")]
+            Link::Ws(ws) => {
+                let mut any = false;
+                while let Some(out) = self.client.poll_output() {
+                    match out {
+                        Output::Send(t) => {
+                            any = true;
+                            if ws.feed(Message::Binary(t.data.into())).await.is_err() {
+                                failed = true;
+                                break;
+                            }
+                        }
+                        Output::Disconnect(_) => {
+                            let _ = WebSocketStream::close(ws, None).await;
+                            failed = true;
+                            break;
+                        }
+                    }
+                }
+                if any && !failed && ws.flush().await.is_err() {
+                    failed = true;
+                }
+            }
+            #[cfg(feature = "multiplayer-enet")]
+            Link::Enet(e) => {
+                while let Some(out) = self.client.poll_output() {
+                    match out {
+                        Output::Send(t) => e.send(1, t.channel, t.mode, t.data),
+                        Output::Disconnect(_) => {
+                            e.disconnect(1);
+                            e.flush();
+                            failed = true;
+                            break;
+                        }
+                    }
+                }
+                if !failed {
+                    e.flush();
+                }
+            }
+            Link::Closed => while self.client.poll_output().is_some() {},
+        }
+        if failed {
+            self.lost();
+        }
+        Ok(())
+    }
+
+    /// Closes the link (the server sees a disconnect).
+    pub async fn close(&mut self) {
+        let _ = self.flush().await;
+        match &mut self.link {
+            #[cfg(feature = "multiplayer-websocket")]
+            Link::Ws(ws) => {
+                let _ = WebSocketStream::close(ws, None).await;
+            }
+            #[cfg(feature = "multiplayer-enet")]
+            Link::Enet(e) => {
+                e.disconnect(1);
+                e.flush();
+            }
+            Link::Closed => {}
+        }
+        self.lost();
+    }
+
+    /// Sends what is queued, then waits for the next event. After the server is lost it
+    /// reports [`Event::ServerDisconnected`] once, then fails.
+    pub async fn next_event(&mut self) -> Result<Event> {
+        loop {
+            self.flush().await?;
+            if let Some(ev) = self.client.poll_event() {
+                return Ok(ev);
+            }
+            let now = Instant::now();
+            match &mut self.link {
+                #[cfg(feature = "multiplayer-websocket")]
+                Link::Ws(ws) => {
+                    tokio::select! {
+                        m = ws.next() => match m {
+                            Some(Ok(Message::Binary(b))) => {
+                                if !b.is_empty() {
+                                    self.client.receive(1, 0, TransferMode::Reliable, &b, now);
+                                }
+                            }
+                            Some(Ok(Message::Text(t))) => {
+                                self.client.receive(1, 0, TransferMode::Reliable, t.as_bytes(), now);
+                            }
+                            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => self.lost(),
+                            Some(Ok(_)) => {}
+                        },
+                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                    }
+                }
+                #[cfg(feature = "multiplayer-enet")]
+                Link::Enet(e) => {
+                    let mut events = Vec::new();
+                    e.service(&mut events)?;
+                    let mut gone = false;
+                    for ev in events.iter() {
+                        match ev {
+                            EnetEvent::Packet {
+                                channel,
+                                mode,
+                                data,
+                                ..
+                            } => self.client.receive(1, *channel, *mode, data, now),
+                            EnetEvent::Disconnected(_) => gone = true,
+                            EnetEvent::Connected(_) => {}
+                        }
+                    }
+                    if gone {
+                        self.lost();
+                        continue;
+                    }
+                    if !events.is_empty() {
+                        continue;
+                    }
+                    let socket = e.socket();
+                    tokio::select! {
+                        r = socket.readable() => r?,
+                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                    }
+                }
+                Link::Closed => return Err(Error::Transport("disconnected".into())),
+            }
+        }
+    }
+}
+
+impl Deref for Peer {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl DerefMut for Peer {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+}
