@@ -208,6 +208,10 @@ pub(crate) fn write_elems<T: Elem>(out: &mut Vec<u8>, ctx: &Ctx, elems: &[T]) ->
 
 /// Appends `elems` (no header, no count), sizing the buffer once.
 pub(crate) fn put_elems<T: Elem>(out: &mut Vec<u8>, elems: &[T], wide: bool) {
+    if let (false, Some(bytes)) = (wide, as_bytes(elems)) {
+        out.extend_from_slice(bytes);
+        return;
+    }
     let size = if wide { 2 * T::SIZE } else { T::SIZE };
     let start = out.len();
     out.resize(start + elems.len() * size, 0);
@@ -232,13 +236,37 @@ pub(crate) fn to_vec<T: Elem>(elems: &Elems<'_>) -> Vec<T> {
             .map(T::get_wide)
             .collect()
     } else {
-        elems.bytes.chunks_exact(T::SIZE).map(T::get).collect()
+        from_bytes(elems.bytes)
     }
 }
 
+/// Elements from their single-precision bytes (a multiple of `T::SIZE`; any tail is
+/// ignored).
+pub(crate) fn from_bytes<T: Elem>(bytes: &[u8]) -> Vec<T> {
+    if LITTLE_ENDIAN {
+        // One copy when the input is aligned for `T` (a packet's payload starts 4-aligned
+        // in the packet, so it is whenever the input buffer is).
+        let whole = bytes.len() - bytes.len() % T::SIZE;
+        if let Ok(elems) = bytemuck::try_cast_slice::<u8, T>(&bytes[..whole]) {
+            return elems.to_vec();
+        }
+    }
+    bytes.chunks_exact(T::SIZE).map(T::get).collect()
+}
+
+/// The single-precision bytes of `elems`, borrowed when memory already holds them so
+/// (a little-endian target).
+pub(crate) fn as_bytes<T: Elem>(elems: &[T]) -> Option<&[u8]> {
+    LITTLE_ENDIAN.then(|| bytemuck::cast_slice(elems))
+}
+
+/// Whether memory holds numbers little-endian, as packets do: then a slice of elements is
+/// its packet bytes.
+const LITTLE_ENDIAN: bool = cfg!(target_endian = "little");
+
 /// An element of a packed array of numbers or vectors: fixed-size little-endian
-/// components.
-pub(crate) trait Elem: Copy {
+/// components (in memory too, on a little-endian target: `Pod`, `SIZE` bytes).
+pub(crate) trait Elem: bytemuck::Pod {
     /// The packed array type holding elements of this type.
     const TYPE: VariantType;
     /// Bytes per element in a single-precision packet.
@@ -348,6 +376,34 @@ mod tests {
         check::<Vector2i>();
         check::<Vector3i>();
         check::<Vector4i>();
+    }
+
+    /// The bulk conversion gives the same elements whether or not the input is aligned
+    /// for them (it copies aligned input in one go, and reads unaligned input element by
+    /// element), and ignores a tail shorter than an element.
+    #[test]
+    fn bulk_conversion_ignores_alignment() {
+        let v: Vec<Vector3> = (0..50)
+            .map(|i| Vector3::new(i as f32, -0.5 * i as f32, 1e-3 * i as f32))
+            .collect();
+        let mut reference = Vec::new();
+        for e in &v {
+            let mut b = [0u8; 12];
+            e.put(&mut b);
+            reference.extend_from_slice(&b);
+        }
+        let mut out = Vec::new();
+        put_elems(&mut out, &v, false);
+        assert_eq!(out, reference);
+        for offset in 0..8 {
+            let mut buf = vec![0xAAu8; offset];
+            buf.extend_from_slice(&reference);
+            buf.extend_from_slice(&[1, 2, 3]);
+            assert_eq!(from_bytes::<Vector3>(&buf[offset..]), v, "offset {offset}");
+            let ints: Vec<i32> = from_bytes(&buf[offset..offset + 10]);
+            let word = |at: usize| i32::from_le_bytes(reference[at..at + 4].try_into().unwrap());
+            assert_eq!(ints, [word(0), word(4)], "offset {offset}");
+        }
     }
 
     #[test]

@@ -16,7 +16,12 @@ pub type Real = f32;
 macro_rules! plain_struct {
     ($(#[$doc:meta])* $name:ident, $magic:literal { $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$doc])*
+        ///
+        /// `#[repr(C)]` components with no padding: [`bytemuck::Pod`], so a slice of them is
+        /// its components' bytes (packed arrays are copied in bulk on little-endian targets).
         #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+        #[derive(bytemuck::Pod, bytemuck::Zeroable)]
+        #[repr(C)]
         // The derived code is called by the impls of crate::builtin, which add the forms
         // serde's buffering needs.
         #[serde(remote = "Self", rename = $magic)]

@@ -147,9 +147,10 @@ crate::builtin::newtype_serialize!(PackedStringArray, |this| &this.0);
 /// [`NAME`](raw::NAME) wrapping its elements. Any other serde format sees through both newtypes to a
 /// plain sequence. godot_bin's serializer recognises [`NAME`](raw::NAME), calls [`request`](raw::request) and
 /// serializes the elements again; [`Raw`](raw::Raw) sees the request and, instead of one serde call
-/// per component, sends the payload as a few blocks of little-endian bytes (a `u64` byte
-/// count to reserve, then `serde_bytes` blocks of up to [`BLOCK`](raw::BLOCK) bytes) through a
-/// sequence. The request is only a shortcut: where serde replays a buffered value, the
+/// per component, sends the payload as little-endian bytes (a `u64` byte count to reserve,
+/// then `serde_bytes` blocks) through a sequence: on a little-endian target, the elements'
+/// own memory as one block; else, or with f64 reals, blocks of up to [`BLOCK`](raw::BLOCK)
+/// bytes. The request is only a shortcut: where serde replays a buffered value, the
 /// request is not seen and the elements come one by one, which godot_bin writes to the
 /// same bytes.
 ///
@@ -226,7 +227,11 @@ pub(crate) mod raw {
                 blocks(&mut seq, self.0, size, T::put_wide)?;
             } else {
                 seq.serialize_element(&((self.0.len() * T::SIZE) as u64))?;
-                blocks(&mut seq, self.0, T::SIZE, T::put)?;
+                match crate::packet::packed::as_bytes(self.0) {
+                    // Memory already holds the payload: one block, no copy here.
+                    Some(bytes) => seq.serialize_element(serde_bytes::Bytes::new(bytes))?,
+                    None => blocks(&mut seq, self.0, T::SIZE, T::put)?,
+                }
             }
             seq.end()
         }
@@ -328,7 +333,7 @@ pub(crate) mod raw {
             if b.len() % T::SIZE != 0 {
                 return Err(E::invalid_length(b.len(), &self));
             }
-            Ok(b.chunks_exact(T::SIZE).map(T::get).collect())
+            Ok(crate::packet::packed::from_bytes(b))
         }
 
         /// The elements as themselves, or (from serde's buffer) as the one-entry map. Only
