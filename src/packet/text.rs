@@ -222,11 +222,14 @@ fn all_words(bytes: &[u8], test: impl Fn(u64) -> bool) -> bool {
     } else if len >= 4 {
         test(half(0)) && test(half(len - 4))
     } else {
-        let mut padded = FILLER.to_le_bytes();
-        for (slot, &b) in padded.iter_mut().zip(bytes) {
-            *slot = b;
-        }
-        test(u64::from_le_bytes(padded))
+        // Assembled in registers: a byte loop here compiled to a `memcpy` call.
+        let word = match *bytes {
+            [] => 0,
+            [a] => u64::from(a),
+            [a, b] => u64::from(u16::from_le_bytes([a, b])),
+            [a, b, c, ..] => u64::from(u16::from_le_bytes([a, b])) | u64::from(c) << 16,
+        };
+        test(word | FILLER << (8 * len))
     }
 }
 
@@ -237,7 +240,7 @@ pub(crate) fn engine_utf8(raw: &[u8]) -> std::result::Result<&str, std::str::Utf
     if is_plain_ascii(raw) {
         #[allow(unsafe_code)]
         // SAFETY: every byte is in 0x01..=0x7F, so the bytes are ASCII, which is valid
-        // UTF-8. (`wire::tests::ascii_fast_path_agrees_with_from_utf8` checks every byte at
+        // UTF-8. (`tests::ascii_fast_path_agrees_with_from_utf8` below checks every byte at
         // every position of an 8-byte word and in the tail.)
         return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
     }
