@@ -24,185 +24,27 @@
 //! `python3 benches/report.py` prints the table from `target/criterion`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use godot_bin::{Color, PackedColorArray, PackedInt32Array, PackedVector3Array, Vector3};
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+mod data;
+
+use data::*;
+use serde::{de::DeserializeOwned, Serialize};
 use std::time::Duration;
 
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Mesh {
-    vertices: PackedVector3Array,
-    normals: PackedVector3Array,
-    indices: PackedInt32Array,
-    colors: PackedColorArray,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-enum PlayerState {
-    Idle,
-    Dead,
-    Moving { speed: f32, heading: f32 },
-    Attacking { target: i64, damage: i32 },
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Player {
-    name: String,
-    id: i64,
-    hp: i32,
-    level: i32,
-    speed: f32,
-    score: f64,
-    position: Vector3,
-    inventory: HashMap<String, i32>,
-    state: PlayerState,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct LogEntry {
-    level: String,
-    source: String,
-    message: String,
-    thread: String,
-    time: i64,
-    line: i32,
-}
-
-/// [`Player`] with its strings borrowed from the input.
-#[derive(Deserialize, Debug, PartialEq)]
-struct PlayerRef<'a> {
-    name: &'a str,
-    id: i64,
-    hp: i32,
-    level: i32,
-    speed: f32,
-    score: f64,
-    position: Vector3,
-    #[serde(borrow)]
-    inventory: HashMap<&'a str, i32>,
-    state: PlayerState,
-}
-
-/// [`LogEntry`] with its strings borrowed from the input.
-#[derive(Deserialize, Debug, PartialEq)]
-struct LogEntryRef<'a> {
-    level: &'a str,
-    source: &'a str,
-    message: &'a str,
-    thread: &'a str,
-    time: i64,
-    line: i32,
-}
-
-/// A small deterministic generator, so every run benchmarks the same data.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    fn unit(&mut self) -> f32 {
-        self.next() as f32 / (1u64 << 31) as f32
-    }
-    fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
-        words[self.next() as usize % words.len()]
-    }
-}
-
-fn mesh() -> Mesh {
-    let mut rng = Lcg(1);
-    let n = 100_000;
-    let v3 = |rng: &mut Lcg| Vector3::new(rng.unit() * 100.0, rng.unit(), rng.unit() - 0.5);
-    Mesh {
-        vertices: (0..n).map(|_| v3(&mut rng)).collect(),
-        normals: (0..n).map(|_| v3(&mut rng)).collect(),
-        indices: (0..3 * n).map(|_| (rng.next() % n as u32) as i32).collect(),
-        colors: (0..n)
-            .map(|_| Color::from_rgba(rng.unit(), rng.unit(), rng.unit(), 1.0))
-            .collect(),
-    }
-}
-
-const NAMES: &[&str] = &["Ada", "Grace", "Linus", "Ken", "Barbara", "Edsger", "Alan"];
-const ITEMS: &[&str] = &["potion", "arrow", "gold", "key", "scroll", "gem"];
-
-fn game_state() -> Vec<Player> {
-    let mut rng = Lcg(2);
-    (0..1_000)
-        .map(|i| {
-            let mut inventory = HashMap::new();
-            while inventory.len() < 3 {
-                inventory.insert(rng.pick(ITEMS).to_owned(), (rng.next() % 100) as i32);
-            }
-            Player {
-                name: format!("{}_{i}", rng.pick(NAMES)),
-                id: 1_000_000_000_000 + i as i64,
-                hp: (rng.next() % 100) as i32,
-                level: (rng.next() % 60) as i32,
-                speed: rng.unit() * 10.0,
-                // One decimal: not an f32 (godot_bin writes a 64-bit FLOAT), and short enough
-                // that serde_json parses it back exactly without `float_roundtrip`.
-                score: (rng.next() % 10_000_000) as f64 / 10.0,
-                position: Vector3::new(rng.unit() * 500.0, rng.unit() * 10.0, rng.unit() * 500.0),
-                inventory,
-                state: match i % 4 {
-                    0 => PlayerState::Idle,
-                    1 => PlayerState::Dead,
-                    2 => PlayerState::Moving {
-                        speed: rng.unit(),
-                        heading: rng.unit() * std::f32::consts::TAU,
-                    },
-                    _ => PlayerState::Attacking {
-                        target: rng.next() as i64,
-                        damage: (rng.next() % 50) as i32,
-                    },
-                },
-            }
+/// The floor of every group: copying the godot_bin packet's bytes, `copy_warm` into one
+/// buffer reused by every iteration (source and destination stay in cache when they fit),
+/// `copy_cold` into a newly allocated `Vec` each time, as `to_vec` and every decoder's
+/// fresh output must.
+fn copies(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, bytes: &[u8]) {
+    g.bench_function("copy_warm", |b| {
+        let mut dst = vec![0u8; bytes.len()];
+        b.iter(|| {
+            dst.copy_from_slice(black_box(bytes));
+            black_box(&mut dst);
         })
-        .collect()
-}
-
-const LEVELS: &[&str] = &["debug", "info", "warn", "error"];
-const SOURCES: &[&str] = &["net", "physics", "ai", "render", "audio"];
-const MESSAGES: &[&str] = &[
-    "peer connected",
-    "packet dropped",
-    "frame late",
-    "path not found",
-    "buffer full",
-    "ok",
-];
-
-fn log() -> Vec<LogEntry> {
-    let mut rng = Lcg(3);
-    (0..10_000)
-        .map(|i| LogEntry {
-            level: rng.pick(LEVELS).to_owned(),
-            source: rng.pick(SOURCES).to_owned(),
-            message: rng.pick(MESSAGES).to_owned(),
-            thread: format!("worker-{}", rng.next() % 8),
-            time: 1_700_000_000_000 + i * 17,
-            line: (rng.next() % 2000) as i32,
-        })
-        .collect()
-}
-
-fn log_maps(entries: &[LogEntry]) -> Vec<BTreeMap<String, String>> {
-    entries
-        .iter()
-        .map(|e| {
-            BTreeMap::from([
-                ("level".to_owned(), e.level.clone()),
-                ("source".to_owned(), e.source.clone()),
-                ("message".to_owned(), e.message.clone()),
-                ("thread".to_owned(), e.thread.clone()),
-            ])
-        })
-        .collect()
+    });
+    g.bench_function("copy_cold", |b| {
+        b.iter(|| black_box(black_box(bytes).to_vec()))
+    });
 }
 
 /// Encodes and decodes `value` with every format (checking each round trip first), plus the
@@ -234,14 +76,6 @@ where
         json.len()
     );
 
-    let memcpy = |b: &mut criterion::Bencher| {
-        let mut dst = vec![0u8; godot.len()];
-        b.iter(|| {
-            dst.copy_from_slice(black_box(&godot));
-            black_box(&mut dst);
-        })
-    };
-
     let mut g = c.benchmark_group(format!("{name}/encode"));
     g.throughput(Throughput::Bytes(godot.len() as u64));
     if flat {
@@ -262,7 +96,7 @@ where
     g.bench_function("serde_json", |b| {
         b.iter(|| serde_json::to_vec(black_box(value)).unwrap())
     });
-    g.bench_function("memcpy", memcpy);
+    copies(&mut g, &godot);
     g.finish();
 
     let mut g = c.benchmark_group(format!("{name}/decode"));
@@ -285,15 +119,15 @@ where
     g.bench_function("serde_json", |b| {
         b.iter(|| serde_json::from_slice::<T>(black_box(&json)).unwrap())
     });
-    g.bench_function("memcpy", memcpy);
+    copies(&mut g, &godot);
     g.finish();
 }
 
-/// Decodes the packets of `$value` into `Vec<$ty>`, a type that borrows its strings from
-/// the input, with every format: `<$name>/decode`. `$check` compares a decoded element with
-/// the original one. (A macro: the borrowed type's lifetime is each input's.)
+/// Decodes the packets of `$value` into `$ty`, a type that borrows its strings from the
+/// input, with every format: `<$name>/decode`. `$check` tells whether a decoded value holds
+/// the original's data. (A macro: the borrowed type's lifetime is each input's.)
 macro_rules! borrowed {
-    ($c:expr, $name:literal, $value:expr, $ty:ident, $check:expr) => {{
+    ($c:expr, $name:literal, $value:expr, $ty:ty, $check:expr) => {{
         let value = $value;
         let check = $check;
         let godot = godot_bin::to_vec(value).unwrap();
@@ -301,9 +135,8 @@ macro_rules! borrowed {
         let rmp = rmp_serde::to_vec(value).unwrap();
         let rmp_named = rmp_serde::to_vec_named(value).unwrap();
         let json = serde_json::to_vec(value).unwrap();
-        let same = |format: &str, back: Vec<$ty>| {
-            let ok = back.len() == value.len() && back.iter().zip(value).all(|(r, v)| check(r, v));
-            assert!(ok, "{}: {format} round trip", $name);
+        let same = |format: &str, back: $ty| {
+            assert!(check(&back, value), "{}: {format} round trip", $name);
         };
         same("godot_bin", godot_bin::from_slice(&godot).unwrap());
         same("postcard", postcard::from_bytes(&post).unwrap());
@@ -317,29 +150,82 @@ macro_rules! borrowed {
         let mut g = $c.benchmark_group(concat!($name, "/decode"));
         g.throughput(Throughput::Bytes(godot.len() as u64));
         g.bench_function("godot_bin", |b| {
-            b.iter(|| godot_bin::from_slice::<Vec<$ty>>(black_box(&godot)).unwrap())
+            b.iter(|| godot_bin::from_slice::<$ty>(black_box(&godot)).unwrap())
         });
         g.bench_function("postcard", |b| {
-            b.iter(|| postcard::from_bytes::<Vec<$ty>>(black_box(&post)).unwrap())
+            b.iter(|| postcard::from_bytes::<$ty>(black_box(&post)).unwrap())
         });
         g.bench_function("rmp_serde", |b| {
-            b.iter(|| rmp_serde::from_slice::<Vec<$ty>>(black_box(&rmp)).unwrap())
+            b.iter(|| rmp_serde::from_slice::<$ty>(black_box(&rmp)).unwrap())
         });
         g.bench_function("rmp_serde_named", |b| {
-            b.iter(|| rmp_serde::from_slice::<Vec<$ty>>(black_box(&rmp_named)).unwrap())
+            b.iter(|| rmp_serde::from_slice::<$ty>(black_box(&rmp_named)).unwrap())
         });
         g.bench_function("serde_json", |b| {
-            b.iter(|| serde_json::from_slice::<Vec<$ty>>(black_box(&json)).unwrap())
+            b.iter(|| serde_json::from_slice::<$ty>(black_box(&json)).unwrap())
         });
-        g.bench_function("memcpy", |b| {
-            let mut dst = vec![0u8; godot.len()];
-            b.iter(|| {
-                dst.copy_from_slice(black_box(&godot));
-                black_box(&mut dst);
-            })
-        });
+        copies(&mut g, &godot);
         g.finish();
     }};
+}
+
+/// Whether every decoded element passes `check` against the original's.
+fn all<R, V>(back: &[R], value: &[V], check: impl Fn(&R, &V) -> bool) -> bool {
+    back.len() == value.len() && back.iter().zip(value).all(|(r, v)| check(r, v))
+}
+
+/// Dictionary-heavy data as each format's own dynamic value, both ways: godot_bin's
+/// `Variant`, MessagePack's `rmpv::Value` (written and read by rmpv natively) and
+/// `serde_json::Value`. postcard has no dynamic value.
+fn dynamic(c: &mut Criterion, name: &str, data: &impl Serialize) {
+    let variant = godot_bin::to_variant(data).unwrap();
+    let rmpv_value = rmpv::ext::to_value(data).unwrap();
+    let json_value = serde_json::to_value(data).unwrap();
+    let godot = godot_bin::to_vec(&variant).unwrap();
+    let mut rmp = Vec::new();
+    rmpv::encode::write_value(&mut rmp, &rmpv_value).unwrap();
+    let json = serde_json::to_vec(&json_value).unwrap();
+    assert_eq!(
+        godot_bin::from_slice::<godot_bin::Variant>(&godot).unwrap(),
+        variant
+    );
+    assert_eq!(rmpv::decode::read_value(&mut &rmp[..]).unwrap(), rmpv_value);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&json).unwrap(),
+        json_value
+    );
+
+    let mut g = c.benchmark_group(format!("{name}/encode"));
+    g.throughput(Throughput::Bytes(godot.len() as u64));
+    g.bench_function("godot_bin", |b| {
+        b.iter(|| godot_bin::to_vec(black_box(&variant)).unwrap())
+    });
+    g.bench_function("rmp_serde", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            rmpv::encode::write_value(&mut out, black_box(&rmpv_value)).unwrap();
+            out
+        })
+    });
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::to_vec(black_box(&json_value)).unwrap())
+    });
+    copies(&mut g, &godot);
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{name}/decode"));
+    g.throughput(Throughput::Bytes(godot.len() as u64));
+    g.bench_function("godot_bin", |b| {
+        b.iter(|| godot_bin::from_slice::<godot_bin::Variant>(black_box(&godot)).unwrap())
+    });
+    g.bench_function("rmp_serde", |b| {
+        b.iter(|| rmpv::decode::read_value(&mut black_box(&rmp[..])).unwrap())
+    });
+    g.bench_function("serde_json", |b| {
+        b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&json)).unwrap())
+    });
+    copies(&mut g, &godot);
+    g.finish();
 }
 
 fn benches(c: &mut Criterion) {
@@ -350,8 +236,8 @@ fn benches(c: &mut Criterion) {
         c,
         "game_borrowed",
         &players,
-        PlayerRef,
-        |r: &PlayerRef, v: &Player| {
+        Vec<PlayerRef>,
+        |back: &Vec<PlayerRef>, value: &Vec<Player>| all(back, value, |r, v| {
             (r.name, r.id, r.hp, r.level) == (&v.name, v.id, v.hp, v.level)
                 && (r.speed, r.score, r.position) == (v.speed, v.score, v.position)
                 && r.inventory.len() == v.inventory.len()
@@ -359,7 +245,7 @@ fn benches(c: &mut Criterion) {
                     .iter()
                     .all(|(k, n)| r.inventory.get(k.as_str()) == Some(n))
                 && r.state == v.state
-        }
+        })
     );
     let entries = log();
     formats(c, "log", &entries, false);
@@ -367,13 +253,19 @@ fn benches(c: &mut Criterion) {
         c,
         "log_borrowed",
         &entries,
-        LogEntryRef,
-        |r: &LogEntryRef, v: &LogEntry| {
+        Vec<LogEntryRef>,
+        |back: &Vec<LogEntryRef>, value: &Vec<LogEntry>| all(back, value, |r, v| {
             (r.level, r.source, r.message, r.thread) == (&v.level, &v.source, &v.message, &v.thread)
                 && (r.time, r.line) == (v.time, v.line)
-        }
+        })
     );
     formats(c, "log_maps", &log_maps(&entries), false);
+    let snap = snapshot();
+    formats(c, "snapshot", &snap, false);
+    borrowed!(c, "snapshot_borrowed", &snap, SnapshotRef, same_snapshot);
+    let maps = maps();
+    formats(c, "maps", &maps, false);
+    dynamic(c, "maps_variant", &maps);
 }
 
 criterion_group! {
