@@ -281,6 +281,8 @@ pub fn dialect_name(dialect: Dialect) -> &'static str {
 /// One connection: the handshake, then messages until the client closes.
 async fn connection(tcp: TcpStream, peer: SocketAddr, world: Shared, log: Log) {
     let mut dialect = None;
+    // tungstenite's handshake callback: its Err type is tungstenite's, not ours to shrink.
+    #[allow(clippy::result_large_err)]
     let pick = |req: &Request, res: Response| -> Result<Response, ErrorResponse> {
         dialect = dialect_of_path(req.uri().path());
         if dialect.is_some() {
