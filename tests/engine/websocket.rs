@@ -27,6 +27,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use tokio_tungstenite::tungstenite;
 
 const CLIENT4_GD: &str = include_str!("../../examples/websocket_client/client4.gd");
 const CLIENT3_GD: &str = include_str!("../../examples/websocket_client/client3.gd");
@@ -44,6 +45,10 @@ pub fn trials() -> Vec<Trial> {
         godot3_trial(
             "websocket::godot3_web_socket_client_talks_to_the_example_server",
             godot3_web_socket_client_talks_to_the_example_server,
+        ),
+        godot4_trial(
+            "websocket::a_godot4_client_and_a_godot3_dialect_player_share_one_server",
+            a_godot4_client_and_a_godot3_dialect_player_share_one_server,
         ),
         godot4_trial(
             "websocket::an_unknown_path_is_refused_at_the_handshake",
@@ -141,25 +146,31 @@ fn expected_client_msgs(name: &str, engine: &str) -> Vec<ClientMsg> {
     ]
 }
 
-/// What the server must answer, in order: one reply to each of the client's 9 messages.
-fn expected_replies(name: &str, engine: &str, dialect: &str) -> Vec<ServerMsg> {
+/// What the server must answer, in order: one reply to each of the client's 9 messages,
+/// when the client is player `id` and `others` (with smaller ids) stand still meanwhile.
+fn expected_replies(
+    id: i64,
+    others: &[Player],
+    name: &str,
+    engine: &str,
+    dialect: &str,
+) -> Vec<ServerMsg> {
     let player = |position: Vector3, facing: Vector2, color: Color| Player {
-        id: 1,
+        id,
         name: name.into(),
         position,
         facing,
         color,
     };
     let state = |tick: i64, player: Player| {
-        ServerMsg::State(State {
-            tick,
-            players: vec![player],
-        })
+        let mut players = others.to_vec();
+        players.push(player);
+        ServerMsg::State(State { tick, players })
     };
     let orange = Color::from_rgba(1.0, 0.5, 0.25, 1.0);
     vec![
         ServerMsg::Welcome {
-            id: 1,
+            id,
             dialect: dialect.into(),
         },
         state(
@@ -175,7 +186,7 @@ fn expected_replies(name: &str, engine: &str, dialect: &str) -> Vec<ServerMsg> {
             player(Vector3::new(4.0, 0.5, 0.0), Vector2::new(1.0, 0.0), orange),
         ),
         ServerMsg::Chat {
-            from: 1,
+            from: id,
             name: name.into(),
             text: format!("héllo ✓ from {engine}"),
         },
@@ -251,16 +262,32 @@ fn inbound(run: &RunResult) -> Vec<Inbound> {
         .collect()
 }
 
+/// The address of a connection's events.
+fn peer_of(event: &Event) -> SocketAddr {
+    match event {
+        Event::Connected { peer, .. }
+        | Event::HandshakeFailed { peer, .. }
+        | Event::Received { peer, .. }
+        | Event::Sent { peer, .. }
+        | Event::Rejected { peer, .. }
+        | Event::Disconnected { peer, .. } => *peer,
+    }
+}
+
 /// The conversation of one client (`client4.gd` or `client3.gd`) with the example server,
-/// checked on both sides.
+/// checked on both sides: the engine is player `id`, `others` were there before it.
+/// `events` are the server's, of the engine's connection only.
 fn check_conversation(
     run: &RunResult,
     events: &[Event],
+    (id, others): (i64, &[Player]),
     dialect: Dialect,
     name: &str,
     engine: &str,
 ) {
     let why = || format!("{}\nserver events: {events:#?}", run.describe());
+    let peer = events.first().map(peer_of);
+    assert!(events.iter().all(|e| Some(peer_of(e)) == peer), "{}", why());
     assert!(
         !run.timed_out && run.status == Some(0),
         "client failed\n{}",
@@ -393,7 +420,7 @@ fn check_conversation(
             _ => None,
         })
         .collect();
-    let expected = expected_replies(name, engine, dialect_name);
+    let expected = expected_replies(id, others, name, engine, dialect_name);
     assert_eq!(
         replies
             .iter()
@@ -436,7 +463,7 @@ fn godot4_web_socket_peer_talks_to_the_example_server(engine: &Godot4) {
         ENGINE_TIMEOUT,
     );
     let events = server.events_after_disconnect();
-    check_conversation(&run, &events, Dialect::Godot4, "ada", "Godot 4");
+    check_conversation(&run, &events, (1, &[]), Dialect::Godot4, "ada", "Godot 4");
     // The server answered the client's close (1000) with its own.
     assert_eq!(run.line_with_prefix("CLOSED "), "1000");
 }
@@ -451,7 +478,7 @@ fn godot3_web_socket_client_talks_to_the_example_server(engine: &Godot3) {
         ENGINE_TIMEOUT,
     );
     let events = server.events_after_disconnect();
-    check_conversation(&run, &events, Dialect::Godot3, "bob", "Godot 3");
+    check_conversation(&run, &events, (1, &[]), Dialect::Godot3, "bob", "Godot 3");
 }
 
 fn an_unknown_path_is_refused_at_the_handshake(engine: &Godot4) {
@@ -475,4 +502,110 @@ fn an_unknown_path_is_refused_at_the_handshake(engine: &Godot4) {
         matches!(&events[..], [Event::HandshakeFailed { .. }]),
         "{events:#?}"
     );
+}
+
+/// A player that is not an engine: a blocking tungstenite client in the Godot 3 dialect.
+struct RustPlayer {
+    ws: tungstenite::WebSocket<std::net::TcpStream>,
+    cfg: Config,
+}
+
+impl RustPlayer {
+    fn connect(addr: SocketAddr, path: &str, dialect: Dialect) -> RustPlayer {
+        let tcp = std::net::TcpStream::connect(addr).expect("connect");
+        tcp.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        let (ws, _) =
+            tungstenite::client(format!("ws://{addr}{path}"), tcp).expect("WebSocket handshake");
+        RustPlayer {
+            ws,
+            cfg: Config::new(dialect),
+        }
+    }
+
+    fn send(&mut self, msg: &ClientMsg) {
+        let bytes = self.cfg.to_vec(msg).expect("encode");
+        self.ws
+            .send(tungstenite::Message::Binary(bytes.into()))
+            .expect("send");
+    }
+
+    /// The next message: one binary message, one packet, decoded in this player's dialect.
+    fn recv(&mut self) -> ServerMsg {
+        loop {
+            match self.ws.read().expect("read") {
+                tungstenite::Message::Binary(bytes) => {
+                    return self.cfg.from_slice(&bytes).expect("decode")
+                }
+                tungstenite::Message::Ping(_) | tungstenite::Message::Pong(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+}
+
+fn a_godot4_client_and_a_godot3_dialect_player_share_one_server(engine: &Godot4) {
+    let server = Running::start();
+    // Player 1 speaks Godot 3's encoding; it stays put while the engine plays.
+    let mut rusty = RustPlayer::connect(server.addr, "/godot3", Dialect::Godot3);
+    rusty.send(&ClientMsg::Hello {
+        name: "rusty".into(),
+    });
+    assert_eq!(
+        rusty.recv(),
+        ServerMsg::Welcome {
+            id: 1,
+            dialect: "godot3".into()
+        }
+    );
+    let url = format!("ws://{}/", server.addr);
+    let run = godot4::run_script_file(
+        engine,
+        ("client4.gd", CLIENT4_GD),
+        &[&url, "ada"],
+        ENGINE_TIMEOUT,
+    );
+    // The engine's connection: its events, from its Connected to its Disconnected.
+    let all = server.events_after_disconnect();
+    let engine_peer = all
+        .iter()
+        .filter_map(|e| match e {
+            Event::Connected { peer, .. } => Some(*peer),
+            _ => None,
+        })
+        .nth(1)
+        .unwrap_or_else(|| panic!("no second connection: {all:#?}\n{}", run.describe()));
+    let events: Vec<Event> = all
+        .iter()
+        .filter(|e| peer_of(e) == engine_peer)
+        .cloned()
+        .collect();
+    let rusty_state = Player {
+        id: 1,
+        name: "rusty".into(),
+        position: Vector3::new(0.0, 0.0, 0.0),
+        facing: Vector2::new(0.0, 1.0),
+        color: Color::WHITE,
+    };
+    // The engine's States hold both players (a Vec of two structs), in Godot 4's encoding.
+    check_conversation(
+        &run,
+        &events,
+        (2, &[rusty_state]),
+        Dialect::Godot4,
+        "ada",
+        "Godot 4",
+    );
+    // The engine's chat reached player 1, re-encoded in Godot 3's dialect.
+    assert_eq!(
+        rusty.recv(),
+        ServerMsg::Chat {
+            from: 2,
+            name: "ada".into(),
+            text: "héllo ✓ from Godot 4".into(),
+        }
+    );
+    rusty.send(&ClientMsg::Bye);
+    assert_eq!(rusty.recv(), ServerMsg::Goodbye);
+    let _ = rusty.ws.close(None);
 }
