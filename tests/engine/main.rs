@@ -20,6 +20,8 @@ mod random_values;
 mod stream;
 mod text;
 mod values;
+#[cfg(feature = "multiplayer-websocket")]
+mod websocket;
 
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
@@ -37,6 +39,8 @@ fn main() {
     trials.extend(stream::trials());
     trials.extend(text::trials());
     trials.extend(values::trials());
+    #[cfg(feature = "multiplayer-websocket")]
+    trials.extend(websocket::trials());
     if !args.list {
         // On stderr: `--list` output is read by tools.
         eprintln!("engine tests: {}", support::engine::summary());

@@ -146,3 +146,27 @@ pub fn run_script_with_timeout(
     command.arg("--no-window").arg("-s").arg(run::SCRIPT_NAME);
     run::run("Godot 3", command, dir, timeout)
 }
+
+/// Runs a whole `extends SceneTree` script of its own (an example's client, say) rather
+/// than a body in the harness's script: `script` is its file name and source, written into
+/// a fresh run directory, and `args` follow `--` on the command line (the script finds them
+/// after `"--"` in `OS.get_cmdline_args()`). The script decides when to quit; the engine is
+/// killed after `timeout`. The harness's markers are not printed, so judge the run by its
+/// status and its own output, not by [`RunResult::assert_ok`].
+pub fn run_script_file(
+    engine: &Godot3,
+    script: (&str, &str),
+    args: &[&str],
+    timeout: Duration,
+) -> RunResult {
+    let (name, source) = script;
+    let dir = run::prepare("g3", "pass", "", &[(name, source.as_bytes())]);
+    let mut command = Command::new(engine.path());
+    command
+        .arg("--no-window")
+        .arg("-s")
+        .arg(name)
+        .arg("--")
+        .args(args);
+    run::run("Godot 3", command, dir, timeout)
+}

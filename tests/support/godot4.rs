@@ -164,12 +164,7 @@ pub fn run_script_with_timeout(
         );
     }
     let dir = run::prepare("g4", script_body, GD_HELPERS, files);
-    fs::write(dir.join("project.godot"), PROJECT_GODOT)
-        .unwrap_or_else(|e| panic!("cannot write project.godot into {}: {e}", dir.display()));
-    let (cache, contents) = CLASS_CACHE;
-    fs::create_dir_all(dir.join(".godot"))
-        .and_then(|()| fs::write(dir.join(cache), contents))
-        .unwrap_or_else(|e| panic!("cannot write {cache} into {}: {e}", dir.display()));
+    write_project(&dir);
     let mut command = Command::new(engine.path());
     command
         .arg("--headless")
@@ -178,4 +173,42 @@ pub fn run_script_with_timeout(
         .arg("-s")
         .arg(run::SCRIPT_NAME);
     run::run("Godot 4", command, dir, timeout)
+}
+
+/// Runs a whole `extends SceneTree` script of its own (an example's client, say) rather
+/// than a body in the harness's script: `script` is its file name and source, written into
+/// a fresh project directory as [`run_script_with_timeout`] makes one, and `args` follow
+/// `--` on the command line (the script reads them with `OS.get_cmdline_user_args()`).
+/// The script decides when to quit; the engine is killed after `timeout`. The harness's
+/// markers are not printed, so judge the run by its status and its own output, not by
+/// [`RunResult::assert_ok`].
+pub fn run_script_file(
+    engine: &Godot4,
+    script: (&str, &str),
+    args: &[&str],
+    timeout: Duration,
+) -> RunResult {
+    let (name, source) = script;
+    let dir = run::prepare("g4", "pass", "", &[(name, source.as_bytes())]);
+    write_project(&dir);
+    let mut command = Command::new(engine.path());
+    command
+        .arg("--headless")
+        .arg("--path")
+        .arg(&dir)
+        .arg("-s")
+        .arg(name)
+        .arg("--")
+        .args(args);
+    run::run("Godot 4", command, dir, timeout)
+}
+
+/// Writes [`PROJECT_GODOT`] and the class cache into a run directory.
+fn write_project(dir: &Path) {
+    fs::write(dir.join("project.godot"), PROJECT_GODOT)
+        .unwrap_or_else(|e| panic!("cannot write project.godot into {}: {e}", dir.display()));
+    let (cache, contents) = CLASS_CACHE;
+    fs::create_dir_all(dir.join(".godot"))
+        .and_then(|()| fs::write(dir.join(cache), contents))
+        .unwrap_or_else(|e| panic!("cannot write {cache} into {}: {e}", dir.display()));
 }
