@@ -1,27 +1,33 @@
-//! godot_bin against postcard, rmp-serde and serde_json, side by side in one run, with a
-//! plain memcpy of the same number of bytes as the floor.
+//! godot_bin against postcard, rmp-serde (plain and with field names) and serde_json, side
+//! by side in one run, with two copies of the same bytes as the floor.
 //!
-//! Three data sets, each encoded (`to_vec`) and decoded (`from_slice`) by every format:
+//! The data sets (`benches/data`), each encoded (`to_vec`) and decoded (`from_slice`) by
+//! every format:
 //! - `mesh`: a derived struct of two `PackedVector3Array`s (100,000 each), a
 //!   `PackedInt32Array` (300,000) and a `PackedColorArray` (100,000);
 //! - `game`: a `Vec` of 1,000 derived player structs (strings, ints, floats, a `Vector3`, a
 //!   three-entry `HashMap`, an enum with unit and struct variants);
 //! - `log`: 10,000 derived log-entry structs (four short strings, two ints), and
 //!   `log_maps`: the same entries as `Vec<BTreeMap<String, String>>`;
-//! - `game_borrowed` and `log_borrowed` (decode only): the same packets decoded into
-//!   structs that borrow their strings (`&str`) from the input, as every format here can.
+//! - `snapshot`: a world snapshot of 1,000 derived player structs with strings, ints of
+//!   several widths, floats, a bool, arrays of numbers and strings and nested item structs;
+//! - `maps`: 2,000 `HashMap<String, i64>` of 12 entries, and `maps_variant`, the same data
+//!   as each format's dynamic value (`Variant`; `rmpv::Value`, written and read by rmpv
+//!   itself, under the `rmp_serde` name; `serde_json::Value`);
+//! - `game_borrowed`, `log_borrowed`, `snapshot_borrowed` (decode only): the same packets
+//!   decoded into structs that borrow their strings (`&str`) from the input.
 //!
-//! Besides the three formats the issue names, `rmp_serde_named` writes structs as maps
-//! with their field names (`rmp_serde::to_vec_named`), as godot_bin must (a struct is a
-//! Dictionary for the engine); postcard and plain `rmp_serde` write only the values.
+//! `rmp_serde_named` writes structs as maps with their field names
+//! (`rmp_serde::to_vec_named`), as godot_bin must (a struct is a Dictionary for the
+//! engine); postcard and plain `rmp_serde` write only the values.
 //!
-//! Every benchmark in a group reports `Throughput::Bytes` of the same number: the size of
-//! the godot_bin packet for that data set. Each format's MB/s is that number over its own
-//! time, so the MB/s columns compare times directly (and `memcpy` copies exactly that many
-//! bytes into a preallocated buffer).
+//! Every benchmark in a group reports `Throughput::Bytes` of the same number, the size of
+//! the godot_bin packet, so the MB/s columns compare times directly. `copy_warm` copies the
+//! packet's bytes into one buffer reused by every iteration; `copy_cold` into a new `Vec`
+//! each time.
 //!
-//! Run: `cargo bench --bench formats` (about three minutes on two cores); then
-//! `python3 benches/report.py` prints the table from `target/criterion`.
+//! Run `bash benches/run.sh` for three runs and the table of ratios with their spread
+//! (`benches/report.py`), or `cargo bench --bench formats` for one.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 mod data;

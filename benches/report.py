@@ -1,32 +1,33 @@
 #!/usr/bin/env python3
-"""Prints the benches/formats.rs results as a Markdown table.
+"""Prints the benches/formats.rs results as Markdown tables, with the goals of issue 14.
 
-Reads criterion's estimates under $CARGO_TARGET_DIR/criterion (or target/criterion, or the
-directory given as the first argument). For every data set and direction: each format's
-throughput in MB/s (10^6 bytes of the godot_bin packet per second, so the columns compare
-times), godot_bin's speed relative to the fastest of the other formats (above 1: godot_bin
-is faster), to serde_json, and to memcpy of the same bytes (1: as fast as memcpy, 0.5:
-twice as slow), then godot_bin against the engine's own C++ var_to_bytes / bytes_to_var
-times quoted in issue 6.
+Usage: report.py [RUN_DIR ...]   (each a criterion output directory; default
+$CARGO_TARGET_DIR/criterion or target/criterion). With several runs, the table shows the
+first run's figures and every ratio's spread (lowest-highest) over all runs.
+
+Times are criterion's median per iteration. A ratio "vs X" is X's time over godot_bin's:
+above 1, godot_bin is faster. For the copies the ratio is inverted ("x copy"): godot_bin's
+time over the copy's, 1.5 meaning half as fast again as copying the packet's bytes.
 """
 import json
 import os
 import sys
 
-FORMATS = ["godot_bin", "postcard", "rmp_serde", "rmp_serde_named", "serde_json", "memcpy"]
-OTHERS = ["postcard", "rmp_serde", "rmp_serde_named", "serde_json"]
-
-# Godot 4.4.1's var_to_bytes / bytes_to_var on Dictionaries holding the same data, best of
-# 20, in µs (issue 6). The engine's packets are Variants, ours derived Rust structs.
-ENGINE_US = {
-    "mesh_encode": 1800, "mesh_decode": 2100,
-    "game_encode": 2900, "game_decode": 2500,
-    "log_encode": 14000, "log_decode": 24000,
-}
+FORMATS = ["godot_bin", "postcard", "rmp_serde", "rmp_serde_named", "serde_json",
+           "copy_warm", "copy_cold"]
+# (column, other format, goal, whether godot_bin's time is the numerator)
+RATIOS = [
+    ("vs rmp_serde", "rmp_serde", 1.0, False),
+    ("vs rmp named", "rmp_serde_named", 1.5, False),
+    ("vs serde_json", "serde_json", 2.5, False),
+    ("vs postcard", "postcard", None, False),
+    ("x copy_warm", "copy_warm", 1.5, True),
+    ("x copy_cold", "copy_cold", None, True),
+]
 
 
 def load(root):
-    rows = []
+    rows = {}
     for group in sorted(os.listdir(root)):
         gdir = os.path.join(root, group)
         if not os.path.isdir(gdir) or group == "report":
@@ -41,42 +42,55 @@ def load(root):
                     bench = json.load(fh)
             except FileNotFoundError:
                 continue
-            times[f] = est["mean"]["point_estimate"]  # ns per iteration
+            times[f] = est["median"]["point_estimate"]  # ns per iteration
             size = (bench.get("throughput") or {}).get("Bytes", size)
         if "godot_bin" in times and size is not None:
-            rows.append((group, size, times))
+            rows[group] = (size, times)
     return rows
 
 
+def ratio(times, other, inverted):
+    if other not in times:
+        return None
+    return times["godot_bin"] / times[other] if inverted else times[other] / times["godot_bin"]
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("CARGO_TARGET_DIR", "target"), "criterion")
-    rows = load(root)
-    head = ["data set", "bytes"] + [f + " MB/s" for f in FORMATS] + [
-        "godot_bin vs fastest other", "vs serde_json", "vs memcpy"]
+    roots = sys.argv[1:] or [os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"),
+                                          "criterion")]
+    runs = [load(r) for r in roots]
+    first = runs[0]
+    print(f"Runs: {len(runs)}. Times: median µs per iteration (first run).\n")
+    head = ["data set", "bytes"] + [f + " µs" for f in FORMATS]
     print("| " + " | ".join(head) + " |")
     print("|---|" + "---:|" * (len(head) - 1))
-    for group, size, t in rows:
-        mbs = {f: size / t[f] * 1e3 for f in t}  # bytes/ns * 1e3 = MB/s
-        others = [f for f in OTHERS if f in t]
-        fastest = min(others, key=lambda f: t[f])
-        cells = [f"{mbs[f]:,.0f}" if f in mbs else "-" for f in FORMATS]
-        vs_json = t.get("serde_json", float("nan")) / t["godot_bin"]
-        vs_memcpy = t.get("memcpy", float("nan")) / t["godot_bin"]
-        print(f"| {group} | {size:,} | " + " | ".join(cells)
-              + f" | {t[fastest] / t['godot_bin']:.2f}x ({fastest})"
-              + f" | {vs_json:.2f}x | {vs_memcpy:.2f} |")
+    for group, (size, t) in first.items():
+        cells = [f"{t[f] / 1e3:,.1f}" if f in t else "-" for f in FORMATS]
+        print(f"| {group} | {size:,} | " + " | ".join(cells) + " |")
     print()
-    print("Mean time per iteration (µs):")
-    for group, _, t in rows:
-        print(f"- {group}: " + ", ".join(f"{f} {t[f] / 1e3:,.1f}" for f in FORMATS if f in t))
-    print()
-    print("godot_bin against the engine's C++ (Godot 4.4.1, issue 6's figures):")
-    for group, _, t in rows:
-        if group in ENGINE_US:
-            us = t["godot_bin"] / 1e3
-            print(f"- {group}: engine {ENGINE_US[group]:,} µs, godot_bin {us:,.1f} µs,"
-                  f" {ENGINE_US[group] / us:.1f}x faster")
+    print("godot_bin's speed against each (goal in brackets; spread over the runs after the "
+          "first run's figure; ✗ marks a missed goal):\n")
+    head = ["data set"] + [f"{name} [{goal}]" if goal else name for name, _, goal, _ in RATIOS]
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for group, (_, t) in first.items():
+        cells = []
+        for name, other, goal, inverted in RATIOS:
+            r = ratio(t, other, inverted)
+            if r is None:
+                cells.append("-")
+                continue
+            all_r = [x for x in (ratio(run[group][1], other, inverted)
+                                 for run in runs if group in run) if x is not None]
+            cell = f"{r:.2f}"
+            if len(all_r) > 1:
+                cell += f" ({min(all_r):.2f}-{max(all_r):.2f})"
+            # Struct goals apply to struct data, the copy goal to the mesh.
+            applies = goal is not None and ((other.startswith("copy")) == group.startswith("mesh"))
+            if applies and (r > goal if inverted else r < goal):
+                cell += " ✗"
+            cells.append(cell)
+        print(f"| {group} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

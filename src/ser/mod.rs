@@ -378,12 +378,25 @@ impl<'s, 'a> Compound<'s, 'a> {
     /// A struct field: its name as a String key, then its value.
     #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<()> {
+        // A struct's fields, nearly always: tested first, the builtins' fields out of line.
+        if let Compound::Counted { ser, count, .. } = self {
+            *count += 1;
+            ser.string(name)?;
+            return ser.nested(value);
+        }
+        self.builtin_field(name, value)
+    }
+
+    /// [`Compound::field`] of a builtin.
+    #[inline(never)]
+    fn builtin_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         match self {
-            Compound::Counted { ser, count, .. } => {
-                *count += 1;
-                ser.string(name)?;
-                ser.nested(value)
-            }
+            // Not reached (`field` writes these), and correct if it were.
+            Compound::Counted { .. } => self.field(name, value),
             Compound::Fixed(fields) => fields.field(name, value),
             Compound::Collect(fields) => fields.field(name, value),
         }
