@@ -12,6 +12,7 @@ mod differential;
 mod files;
 mod godot3_harness;
 mod godot4_harness;
+mod godot4_stream;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
 #[cfg(feature = "multiplayer")]
@@ -29,6 +30,7 @@ fn main() {
     trials.extend(files::trials());
     trials.extend(godot3_harness::trials());
     trials.extend(godot4_harness::trials());
+    trials.extend(godot4_stream::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
     #[cfg(feature = "multiplayer")]
