@@ -13,16 +13,29 @@
 //!   engine leaves unwritten).
 //!
 //! How a refusal shows: Godot 3's `bytes2var` raises a script error, which aborts the
-//! helper function before its next line; Godot 4's `bytes_to_var` prints the engine error
-//! "Not enough bytes for decoding bytes, or invalid format." on stderr and returns null, so
-//! the Godot 4 helper brackets each packet with `P:i` / `D:i` lines on stderr and a packet
-//! whose bracket holds that error was refused.
+//! helper function before its next line; Godot 4's `bytes_to_var` returns null after the
+//! decoder printed an engine `ERROR:` line (the failed condition) on stderr, so the Godot 4
+//! helper brackets each packet with `P:i` / `D:i` lines on stderr, and a packet whose
+//! bracket holds an `ERROR:` line and whose value is null was refused.
 //!
 //! Deliberate exceptions, each counted and printed (run with `--nocapture`), never silent:
 //! * [`Exception::Utf16Text`] (Godot 3): the Godot 3 UTF-8 parser accepts encoded
 //!   surrogates, most 3- and 4-byte overlong forms and code points above U+10FFFF; a Rust
 //!   `String` cannot hold those, so we refuse them with `InvalidUtf8` (the rustdoc of
 //!   `src/packet/text.rs`).
+//!
+//! * [`Exception::TypedContainerMismatch`] (Godot 4): a typed Array or Dictionary in the
+//!   packet holds an element (or an entry's key) not of its type. The engine's decoder
+//!   adds each element and key through the typed container's checks, which drop it (with
+//!   an error line; an int still goes into a float container as a float, a String into a
+//!   StringName one and back, a null into an object one) and decode the rest; an entry's
+//!   value is not checked. The crate keeps the element. Accepted where our value with those elements dropped as the
+//!   engine drops them re-encodes to the engine's bytes.
+//! * [`Exception::ObjectTypedClass`] (Godot 4): an object-typed container (typed by a
+//!   class name, or by a script, which the engine does not load without objects) is
+//!   written by the engine's `var_to_bytes` with the class name `EncodedObjectAsID`
+//!   whatever its class (without full objects its elements are such ids); the crate keeps
+//!   the packet's class. Accepted where renaming the class so gives the engine's bytes.
 //!
 //! A packet with equal Dictionary keys decodes as the engine decodes it (one entry per key,
 //! at the first key's position, holding the last value), so it re-encodes to the engine's
@@ -215,8 +228,11 @@ f.close()
 print("ALLDONE")
 "#;
 
-/// The engine error line of a refused `bytes_to_var` (Godot 4).
-const GODOT4_REFUSED: &str = "Not enough bytes for decoding bytes, or invalid format.";
+/// How the engine's error lines start (Godot 4).
+const GODOT4_ERROR: &str = "ERROR:";
+
+/// `var_to_bytes(null)`, what a refused packet re-encodes to (Godot 4).
+const GODOT4_NULL: &str = "00000000";
 
 /// What the engine did with one packet.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,10 +247,15 @@ enum Engine {
     Crashed,
 }
 
-/// A documented reason to accept a disagreement.
+/// A documented reason to accept a disagreement (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Exception {
+    /// Godot 3 text that a Rust `String` cannot hold.
     Utf16Text,
+    /// Godot 4: a typed container's elements or entries not of its type.
+    TypedContainerMismatch,
+    /// Godot 4: the class of an object-typed container, written as `EncodedObjectAsID`.
+    ObjectTypedClass,
 }
 
 struct XorShift(u64);
@@ -500,14 +521,14 @@ fn parse_godot4(res: &RunResult, start: usize, results: &mut [Option<Engine>]) -
             last_started = decoding;
         } else if line.strip_prefix("D:").is_some() {
             decoding = None;
-        } else if let Some(i) = decoding.filter(|_| line.contains(GODOT4_REFUSED)) {
+        } else if let Some(i) = decoding.filter(|_| line.starts_with(GODOT4_ERROR)) {
             refused[i] = true;
         }
     }
     for line in res.lines_with_prefix("V:") {
         let (i, hex) = line.split_once(':').expect("V:i:hex");
         let i = index(i);
-        results[i] = Some(if refused[i] {
+        results[i] = Some(if refused[i] && hex == GODOT4_NULL {
             Engine::Refused
         } else if hex.is_empty() {
             Engine::EncodeFailed
@@ -600,6 +621,75 @@ fn normalise(v: Variant) -> (Variant, bool) {
     }
 }
 
+/// Our value as the Godot 4 engine holds and re-encodes it, for the two Godot 4 exceptions
+/// (see the module docs); `why` gets each exception that changed something.
+fn godot4_view(v: &Variant, why: &mut Vec<Exception>) -> Variant {
+    use godot_bin::{Array, Dictionary, ElementType, StringName, VariantType};
+    fn class(t: &ElementType, why: &mut Vec<Exception>) -> ElementType {
+        match t {
+            ElementType::ClassName(c) | ElementType::Script(c) => {
+                if c != "EncodedObjectAsID" || matches!(t, ElementType::Script(_)) {
+                    why.push(Exception::ObjectTypedClass);
+                }
+                ElementType::ClassName("EncodedObjectAsID".into())
+            }
+            other => other.clone(),
+        }
+    }
+    // What the typed container's check makes of an element: itself, converted, or dropped.
+    fn admit(t: &ElementType, v: Variant, why: &mut Vec<Exception>) -> Option<Variant> {
+        let object =
+            |v: &Variant| matches!(v, Variant::Nil | Variant::ObjectId(_) | Variant::Object(_));
+        let out = match (t, v) {
+            (ElementType::Untyped, v) => Some(v),
+            (ElementType::Builtin(VariantType::Object), v)
+            | (ElementType::ClassName(_) | ElementType::Script(_), v) => object(&v).then_some(v),
+            (ElementType::Builtin(ty), v) if v.get_type() == *ty => Some(v),
+            (ElementType::Builtin(VariantType::Float), Variant::Int(i)) => {
+                Some(Variant::Float(i as f64))
+            }
+            (ElementType::Builtin(VariantType::String), Variant::StringName(s)) => {
+                Some(Variant::String(s.0))
+            }
+            (ElementType::Builtin(VariantType::StringName), Variant::String(s)) => {
+                Some(Variant::StringName(StringName(s)))
+            }
+            _ => None,
+        };
+        if out.is_none() {
+            why.push(Exception::TypedContainerMismatch);
+        }
+        out
+    }
+    match v {
+        Variant::Array(a) => {
+            let items = a
+                .items
+                .iter()
+                .filter_map(|x| admit(&a.element_type, godot4_view(x, why), why))
+                .collect();
+            Variant::Array(Array {
+                element_type: class(&a.element_type, why),
+                items,
+                shared: a.shared,
+            })
+        }
+        Variant::Dictionary(d) => {
+            let mut out = Dictionary::typed(class(d.key_type(), why), class(d.value_type(), why));
+            for (k, x) in d.iter() {
+                let k = admit(d.key_type(), godot4_view(k, why), why);
+                // Only keys are checked: the decoder stores the value through the slot
+                // the key opened.
+                if let Some(k) = k {
+                    out.insert(k, godot4_view(x, why));
+                }
+            }
+            Variant::Dictionary(out)
+        }
+        other => other.clone(),
+    }
+}
+
 /// Whether the pascal string starting at `at` holds text that Godot 3 accepts and a Rust
 /// `String` cannot: an encoded surrogate, a 3/4-byte overlong form, a code point above
 /// U+10FFFF (also as the old 5- and 6-byte forms, which the Godot 3 parser still reads).
@@ -676,6 +766,30 @@ fn engine_and_crate_agree(f: &Flavour, run: impl Fn(&[Vec<u8>]) -> Vec<Engine>) 
                 if golden::compare(&mine, theirs, &cfg).is_ok() {
                     note("agree: same value");
                     continue;
+                }
+                if f.dialect == Dialect::Godot4 {
+                    let mut why = Vec::new();
+                    let seen = normalise_ids(godot4_view(&v, &mut why));
+                    let theirs_ok = cfg
+                        .to_vec(&seen)
+                        .is_ok_and(|b| golden::compare(&b, theirs, &cfg).is_ok());
+                    if theirs_ok && !why.is_empty() {
+                        why.sort();
+                        why.dedup();
+                        for e in why {
+                            note(match e {
+                                Exception::TypedContainerMismatch => {
+                                    "exception: typed container holds other types"
+                                }
+                                _ => "exception: object-typed container's class",
+                            });
+                            exceptions
+                                .entry(e)
+                                .or_default()
+                                .push(format!("#{i} {hex}: ours {}", hex::encode(&mine)));
+                        }
+                        continue;
+                    }
                 }
                 note("DISAGREE: different values");
                 disagreements.push(format!(
