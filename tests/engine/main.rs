@@ -10,6 +10,8 @@ mod support;
 mod differential;
 #[cfg(feature = "files")]
 mod files;
+#[cfg(feature = "tokio")]
+mod game_client;
 mod godot3_harness;
 mod godot4_harness;
 mod godot4_stream;
@@ -28,6 +30,8 @@ fn main() {
     trials.extend(differential::trials());
     #[cfg(feature = "files")]
     trials.extend(files::trials());
+    #[cfg(feature = "tokio")]
+    trials.extend(game_client::trials());
     trials.extend(godot3_harness::trials());
     trials.extend(godot4_harness::trials());
     trials.extend(godot4_stream::trials());
