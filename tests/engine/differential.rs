@@ -24,22 +24,17 @@
 //!   `String` cannot hold those, so we refuse them with `InvalidUtf8` (the rustdoc of
 //!   `src/packet/text.rs`).
 //!
-//! * [`Exception::TypedContainerMismatch`] (Godot 4): a typed Array or Dictionary in the
-//!   packet holds an element (or an entry's key) not of its type. The engine's decoder
-//!   adds each element and key through the typed container's checks, which drop it (with
-//!   an error line; an int still goes into a float container as a float, a String into a
-//!   StringName one and back, a null into an object one) and decode the rest; an entry's
-//!   value is not checked. The crate keeps the element. Accepted where our value with those elements dropped as the
-//!   engine drops them re-encodes to the engine's bytes.
-//! * [`Exception::ObjectTypedClass`] (Godot 4): an object-typed container (typed by a
-//!   class name, or by a script, which the engine does not load without objects) is
+//! * [`Exception::ObjectTypedClass`] (Godot 4): an object-typed container (typed `Object`,
+//!   by a class name, or by a script, which the engine does not load without objects) is
 //!   written by the engine's `var_to_bytes` with the class name `EncodedObjectAsID`
 //!   whatever its class (without full objects its elements are such ids); the crate keeps
 //!   the packet's class. Accepted where renaming the class so gives the engine's bytes.
 //!
 //! A packet with equal Dictionary keys decodes as the engine decodes it (one entry per key,
 //! at the first key's position, holding the last value), so it re-encodes to the engine's
-//! own bytes: the hand-made ones below must agree like any other.
+//! own bytes: the hand-made ones below must agree like any other. So does a typed Array or
+//! Dictionary holding elements (keys) not of its type: the crate drops them as the engine
+//! does (`ElementType`'s check, found by this differential).
 //!
 //! Objects sent as an id decode in the engine as an `EncodedObjectAsID` wrapper, whose
 //! `var2bytes` would write the wrapper's own (random) instance id; both sides therefore
@@ -252,8 +247,6 @@ enum Engine {
 enum Exception {
     /// Godot 3 text that a Rust `String` cannot hold.
     Utf16Text,
-    /// Godot 4: a typed container's elements or entries not of its type.
-    TypedContainerMismatch,
     /// Godot 4: the class of an object-typed container, written as `EncodedObjectAsID`.
     ObjectTypedClass,
 }
@@ -621,12 +614,17 @@ fn normalise(v: Variant) -> (Variant, bool) {
     }
 }
 
-/// Our value as the Godot 4 engine holds and re-encodes it, for the two Godot 4 exceptions
-/// (see the module docs); `why` gets each exception that changed something.
+/// Our value as the Godot 4 engine re-encodes it without full objects: every object-typed
+/// container's class is `EncodedObjectAsID` (see [`Exception::ObjectTypedClass`]); `why`
+/// gets the exception if that changed something.
 fn godot4_view(v: &Variant, why: &mut Vec<Exception>) -> Variant {
-    use godot_bin::{Array, Dictionary, ElementType, StringName, VariantType};
+    use godot_bin::{Array, Dictionary, ElementType, VariantType};
     fn class(t: &ElementType, why: &mut Vec<Exception>) -> ElementType {
         match t {
+            ElementType::Builtin(VariantType::Object) => {
+                why.push(Exception::ObjectTypedClass);
+                ElementType::ClassName("EncodedObjectAsID".into())
+            }
             ElementType::ClassName(c) | ElementType::Script(c) => {
                 if c != "EncodedObjectAsID" || matches!(t, ElementType::Script(_)) {
                     why.push(Exception::ObjectTypedClass);
@@ -636,53 +634,16 @@ fn godot4_view(v: &Variant, why: &mut Vec<Exception>) -> Variant {
             other => other.clone(),
         }
     }
-    // What the typed container's check makes of an element: itself, converted, or dropped.
-    fn admit(t: &ElementType, v: Variant, why: &mut Vec<Exception>) -> Option<Variant> {
-        let object =
-            |v: &Variant| matches!(v, Variant::Nil | Variant::ObjectId(_) | Variant::Object(_));
-        let out = match (t, v) {
-            (ElementType::Untyped, v) => Some(v),
-            (ElementType::Builtin(VariantType::Object), v)
-            | (ElementType::ClassName(_) | ElementType::Script(_), v) => object(&v).then_some(v),
-            (ElementType::Builtin(ty), v) if v.get_type() == *ty => Some(v),
-            (ElementType::Builtin(VariantType::Float), Variant::Int(i)) => {
-                Some(Variant::Float(i as f64))
-            }
-            (ElementType::Builtin(VariantType::String), Variant::StringName(s)) => {
-                Some(Variant::String(s.0))
-            }
-            (ElementType::Builtin(VariantType::StringName), Variant::String(s)) => {
-                Some(Variant::StringName(StringName(s)))
-            }
-            _ => None,
-        };
-        if out.is_none() {
-            why.push(Exception::TypedContainerMismatch);
-        }
-        out
-    }
     match v {
-        Variant::Array(a) => {
-            let items = a
-                .items
-                .iter()
-                .filter_map(|x| admit(&a.element_type, godot4_view(x, why), why))
-                .collect();
-            Variant::Array(Array {
-                element_type: class(&a.element_type, why),
-                items,
-                shared: a.shared,
-            })
-        }
+        Variant::Array(a) => Variant::Array(Array {
+            element_type: class(&a.element_type, why),
+            items: a.items.iter().map(|x| godot4_view(x, why)).collect(),
+            shared: a.shared,
+        }),
         Variant::Dictionary(d) => {
             let mut out = Dictionary::typed(class(d.key_type(), why), class(d.value_type(), why));
             for (k, x) in d.iter() {
-                let k = admit(d.key_type(), godot4_view(k, why), why);
-                // Only keys are checked: the decoder stores the value through the slot
-                // the key opened.
-                if let Some(k) = k {
-                    out.insert(k, godot4_view(x, why));
-                }
+                out.insert(godot4_view(k, why), godot4_view(x, why));
             }
             Variant::Dictionary(out)
         }
@@ -777,12 +738,7 @@ fn engine_and_crate_agree(f: &Flavour, run: impl Fn(&[Vec<u8>]) -> Vec<Engine>) 
                         why.sort();
                         why.dedup();
                         for e in why {
-                            note(match e {
-                                Exception::TypedContainerMismatch => {
-                                    "exception: typed container holds other types"
-                                }
-                                _ => "exception: object-typed container's class",
-                            });
+                            note("exception: object-typed container's class");
                             exceptions
                                 .entry(e)
                                 .or_default()
