@@ -23,7 +23,6 @@
 //!   surrogates, most 3- and 4-byte overlong forms and code points above U+10FFFF; a Rust
 //!   `String` cannot hold those, so we refuse them with `InvalidUtf8` (the rustdoc of
 //!   `src/packet/text.rs`).
-//!
 //! * [`Exception::ObjectTypedClass`] (Godot 4): an object-typed container (typed `Object`,
 //!   by a class name, or by a script, which the engine does not load without objects) is
 //!   written by the engine's `var_to_bytes` with the class name `EncodedObjectAsID`
@@ -402,6 +401,27 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
     out.push(object_id(12345));
     out.push(container(f.array, &[object_id(0), object_id(99), int(1)]));
     out.push(container(f.dictionary, &[int(1), object_id(7)]));
+    // Godot 4 typed containers holding other types, which the type check converts or
+    // drops: Array[float] [1], Array[StringName] ["a"], Array[String] [&"a"], Array[int]
+    // [2.0, 3], Array[Object] [null, 5], Dictionary[float, Variant] {1: "x"},
+    // Dictionary[String, int] {"a": "x", 2: 3}.
+    if f.dialect == Dialect::Godot4 {
+        for h in [
+            "1c00010003000000010000000200000001000000",
+            "1c0001001500000001000000040000000100000061000000",
+            "1c0001000400000001000000150000000100000061000000",
+            "1c000100020000000200000003000000000000400200000003000000",
+            "1c0001001800000002000000000000000200000005000000",
+            "1b00010003000000010000000200000001000000040000000100000078000000",
+            concat!(
+                "1b000500040000000200000002000000",
+                "040000000100000061000000040000000100000078000000",
+                "02000000020000000200000003000000",
+            ),
+        ] {
+            out.push(hex::decode(h).expect("hex"));
+        }
+    }
     // Text made of UTF-8 pieces the two parsers may judge differently, as a String and as
     // a PoolStringArray element.
     const PIECES: [&[u8]; 16] = [
