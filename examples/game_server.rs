@@ -19,13 +19,19 @@
 //! * players joining and leaving are announced; bad messages get an `{"Error": "..."}`.
 //!
 //! Every connection is a task that reads messages with `Framed<TcpStream, VariantCodec>`
-//! and forwards what the world broadcasts; the world lives behind a mutex.
+//! and forwards what the world broadcasts; the world lives behind a mutex. A client that
+//! closes its connection is logged as `disconnected`: at the end of a message (the codec
+//! sees the end of the stream where the next message would start), or with a reset (a
+//! client that closes with snapshots still unread in its socket makes the system reset
+//! the connection). Anything else, such as the stream ending inside a message, is logged
+//! as `dropped` with the error.
 
 use futures_util::{SinkExt, StreamExt};
 use godot_bin::codec::VariantCodec;
 use godot_bin::{Config, Dialect, Vector2};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::io;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -107,6 +113,9 @@ struct World {
 
 type Shared = Arc<Mutex<World>>;
 
+/// Where the server's log lines go: stdout here; the engine tests collect them.
+pub type Log = Arc<dyn Fn(String) + Send + Sync>;
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -116,10 +125,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         (Some("--dialect"), Some("godot3")) => Dialect::Godot3,
         _ => return Err("usage: game_server ADDRESS [--dialect godot3|godot4]".into()),
     };
-    let cfg = Config::new(dialect);
     let listener = TcpListener::bind(&addr).await?;
     println!("game server on {} ({dialect})", listener.local_addr()?);
+    run(
+        listener,
+        Config::new(dialect),
+        Arc::new(|line| println!("{line}")),
+    )
+    .await?;
+    Ok(())
+}
 
+/// Serves clients on `listener` until accepting fails, logging through `log`.
+pub async fn run(listener: TcpListener, cfg: Config, log: Log) -> io::Result<()> {
     let world = Shared::default();
     let (snapshots, _) = broadcast::channel::<ServerMsg>(64);
     tokio::spawn(tick(world.clone(), snapshots.clone()));
@@ -127,13 +145,29 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     loop {
         let (socket, peer) = listener.accept().await?;
         let (world, cfg, snapshots) = (world.clone(), cfg.clone(), snapshots.clone());
+        let log = log.clone();
         tokio::spawn(async move {
-            println!("{peer}: connected");
-            match serve(socket, peer, cfg, world, snapshots).await {
-                Ok(()) => println!("{peer}: disconnected"),
-                Err(e) => println!("{peer}: dropped: {e}"),
+            log(format!("{peer}: connected"));
+            match serve(socket, peer, cfg, world, snapshots, &log).await {
+                Ok(()) => log(format!("{peer}: disconnected")),
+                Err(e) if closed_by_peer(&e) => log(format!("{peer}: disconnected ({e})")),
+                Err(e) => log(format!("{peer}: dropped: {e}")),
             }
         });
+    }
+}
+
+/// Whether `e` is the client closing its end rather than a fault: the system resets a
+/// connection closed with data unread, and a write after the close fails.
+fn closed_by_peer(e: &godot_bin::Error) -> bool {
+    match e.kind() {
+        godot_bin::ErrorKind::Io(e) => matches!(
+            e.kind(),
+            io::ErrorKind::ConnectionReset
+                | io::ErrorKind::ConnectionAborted
+                | io::ErrorKind::BrokenPipe
+        ),
+        _ => false,
     }
 }
 
@@ -166,6 +200,7 @@ async fn serve(
     cfg: Config,
     world: Shared,
     snapshots: broadcast::Sender<ServerMsg>,
+    log: &Log,
 ) -> godot_bin::Result<()> {
     socket.set_nodelay(true)?;
     let mut framed = Framed::new(socket, VariantCodec::<ClientMsg>::new(cfg, MAX_FRAME_LEN));
@@ -210,7 +245,7 @@ async fn serve(
         world.players.insert(id, (state, tx));
         (id, others)
     };
-    println!("{peer}: {name:?} logged in as player {id}");
+    log(format!("{peer}: {name:?} logged in as player {id}"));
     framed
         .send(ServerMsg::Welcome {
             id,

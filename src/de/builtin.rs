@@ -6,7 +6,7 @@ use super::access::ArrayAccess;
 use super::leaves::{self, FlatLeaves, FlatLeavesDe, LeafStream, OneEntry, ReaderLeaves, Two};
 use super::Deserializer;
 use crate::builtin::{Kind, Shape};
-use crate::dialect::VariantType;
+use crate::dialect::{TypedArrays, VariantType};
 use crate::error::{Error, PathSegment, Result};
 use crate::packet::container::ContainerHead;
 use crate::packet::header::Header;
@@ -14,7 +14,7 @@ use crate::packet::math::{self, LeafKind};
 use crate::packet::packed::{self, ElemKind, Elems};
 use crate::packet::{container, godot2, nodepath, object, text, Nest};
 use crate::types::names::NodePath;
-use crate::variant::Variant;
+use crate::variant::{Array, ElementType, Variant};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
 
 /// How a builtin is presented.
@@ -252,11 +252,15 @@ impl<'de> Deserializer<'de> {
             parts.push(crate::variant::to_plain_variant(&head.second)?);
         }
         parts.push(Variant::Bool(head.shared));
+        // Godot 4 checks each element (each key) against the container's type.
+        let check =
+            (self.d.ctx.spec.typed_arrays == TypedArrays::HeaderBits).then(|| head.first.clone());
         let seq = ContainerSeq {
             de: self,
             parts: parts.into_iter(),
             count: Some(head.count),
             entries: kind == Kind::TypedDictionary,
+            check,
         };
         match form {
             Form::Native => visitor.visit_seq(seq),
@@ -469,6 +473,9 @@ struct ContainerSeq<'a, 'de> {
     parts: std::vec::IntoIter<Variant>,
     count: Option<usize>,
     entries: bool,
+    /// Godot 4: the element (key) type whose check ([`ElementType::admit`]) the items (the
+    /// entries' keys) go through, as in the engine; they are then decoded whole.
+    check: Option<ElementType>,
 }
 
 impl<'de> SeqAccess<'de> for ContainerSeq<'_, 'de> {
@@ -480,6 +487,13 @@ impl<'de> SeqAccess<'de> for ContainerSeq<'_, 'de> {
         let Some(count) = self.count.take() else {
             return Ok(None);
         };
+        if let Some(check) = self.check.take() {
+            let entries = self.entries;
+            let items = self
+                .de
+                .nest(|de| checked_items(de, count, entries, &check))?;
+            return seed.deserialize(items).map(Some);
+        }
         if self.entries {
             let de = &mut *self.de;
             return de
@@ -494,6 +508,30 @@ impl<'de> SeqAccess<'de> for ContainerSeq<'_, 'de> {
         }
         seed.deserialize(ItemsDe { de: self.de, count }).map(Some)
     }
+}
+
+/// A Godot 4 typed container's `count` items (or `[key, value]` entries) decoded whole,
+/// keeping those its type admits (or whose key its key type admits), as an Array.
+fn checked_items(
+    de: &mut Deserializer<'_>,
+    count: usize,
+    entries: bool,
+    check: &ElementType,
+) -> Result<Variant> {
+    let mut out = Vec::with_capacity(de.d.prealloc(count));
+    for index in 0..count {
+        let at = |e: Error| e.in_segment(PathSegment::Index(index));
+        let item = crate::packet::variant::decode(&mut de.d).map_err(at)?;
+        if entries {
+            let value = crate::packet::variant::decode(&mut de.d).map_err(at)?;
+            if let Some(key) = check.admit(item) {
+                out.push(Variant::Array(Array::from(vec![key, value])));
+            }
+        } else {
+            out.extend(check.admit(item));
+        }
+    }
+    Ok(Variant::Array(Array::from(out)))
 }
 
 /// An Array's items (its head read) as a deserializer.

@@ -16,6 +16,12 @@
 //!   untyped to the engine; it is kept here so that such a packet re-encodes as it came.
 //! - Godot 4.4+ typed Dictionary: the key's kind in bits 16–17, the value's in bits 18–19,
 //!   key data then value data, then the count.
+//! - Decoding a Godot 4 typed container, the engine adds each element (each Dictionary
+//!   key; values are not checked) through the container's type check, and so does this
+//!   crate when it decodes into `Variant`: a value of the type stays, an int in a float
+//!   container becomes a float, a String in a StringName one a StringName and back, null
+//!   and objects stay in an object container, and anything else is dropped (the engine
+//!   logs an error and decodes the rest).
 //! - Pandemonium 5: a TYPED_ARRAY (and PACKED_TYPED_ARRAY) type of its own, whose payload
 //!   starts with the element type id; for OBJECT, a nested STRING_NAME packet with the
 //!   class name follows, unless header bit 16 says objects are sent as ids.

@@ -6,7 +6,7 @@ use super::math::{read_wide, Fixed};
 use super::reader::COUNT_MASK;
 use super::writer::Put;
 use super::{container, godot2, math, nodepath, object, packed, scalar, text, Ctx, Decoder, Nest};
-use crate::dialect::VariantType;
+use crate::dialect::{TypedArrays, VariantType};
 use crate::error::{ErrorKind, Result};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
@@ -132,8 +132,15 @@ fn decode_array(d: &mut Decoder<'_>, h: &Header) -> Result<Array> {
     let head = container::read_head(&mut d.r, &d.ctx, h)?;
     let items = d.nest(|d| {
         let mut items = Vec::with_capacity(d.prealloc(head.count));
+        let check = d.ctx.spec.typed_arrays == TypedArrays::HeaderBits;
         for _ in 0..head.count {
-            items.push(decode(d)?);
+            let item = decode(d)?;
+            // A Godot 4 typed array keeps what its type admits, as in the engine.
+            if check {
+                items.extend(head.first.admit(item));
+            } else {
+                items.push(item);
+            }
         }
         Ok(items)
     })?;
@@ -145,7 +152,8 @@ fn decode_array(d: &mut Decoder<'_>, h: &Header) -> Result<Array> {
 }
 
 /// Decodes a Dictionary payload. A key that comes again keeps its first place and takes
-/// the later value, as in the engine.
+/// the later value, and a typed Dictionary keeps the entries whose key its key type
+/// admits, as in the engine.
 fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
     let head = container::read_head(&mut d.r, &d.ctx, h)?;
     let mut dict = Dictionary::with_capacity(d.prealloc(head.count));
@@ -155,7 +163,9 @@ fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
         for _ in 0..head.count {
             let key = decode(d)?;
             let value = decode(d)?;
-            dict.insert_decoded(key, value);
+            if let Some(key) = dict.key_type().admit(key) {
+                dict.insert_decoded(key, value);
+            }
         }
         Ok(())
     })?;

@@ -27,6 +27,33 @@ impl ElementType {
     pub fn is_untyped(&self) -> bool {
         *self == ElementType::Untyped
     }
+
+    /// What a container of this type makes of `v` when decoding, as the engine's decoder
+    /// does: it adds each element (and each Dictionary key; values are not checked)
+    /// through the typed container's check, which takes a value of the type, converts an
+    /// int for a float container, a String for a StringName one and back, takes null or
+    /// any object for an object container, and drops anything else (`None`).
+    pub(crate) fn admit(&self, v: Variant) -> Option<Variant> {
+        use crate::types::names::StringName;
+        let object =
+            |v: &Variant| matches!(v, Variant::Nil | Variant::ObjectId(_) | Variant::Object(_));
+        match (self, v) {
+            (ElementType::Untyped, v) => Some(v),
+            (ElementType::ClassName(_) | ElementType::Script(_), v)
+            | (ElementType::Builtin(VariantType::Object), v) => object(&v).then_some(v),
+            (ElementType::Builtin(ty), v) if v.get_type() == *ty => Some(v),
+            (ElementType::Builtin(VariantType::Float), Variant::Int(i)) => {
+                Some(Variant::Float(i as f64))
+            }
+            (ElementType::Builtin(VariantType::String), Variant::StringName(s)) => {
+                Some(Variant::String(s.0))
+            }
+            (ElementType::Builtin(VariantType::StringName), Variant::String(s)) => {
+                Some(Variant::StringName(StringName(s)))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// `Array`: values in order, with an element type when it is a Godot 4 typed array

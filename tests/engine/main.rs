@@ -10,8 +10,11 @@ mod support;
 mod differential;
 #[cfg(feature = "files")]
 mod files;
+#[cfg(feature = "tokio")]
+mod game_client;
 mod godot3_harness;
 mod godot4_harness;
+mod godot4_stream;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
 #[cfg(feature = "multiplayer")]
@@ -29,8 +32,11 @@ fn main() {
     trials.extend(differential::trials());
     #[cfg(feature = "files")]
     trials.extend(files::trials());
+    #[cfg(feature = "tokio")]
+    trials.extend(game_client::trials());
     trials.extend(godot3_harness::trials());
     trials.extend(godot4_harness::trials());
+    trials.extend(godot4_stream::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
     #[cfg(feature = "multiplayer")]

@@ -43,7 +43,7 @@ pub fn trials() -> Vec<Trial> {
 const MAX_FRAME_LEN: usize = 4 << 20;
 
 /// How long the server threads wait for the engine before giving up.
-const IO_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const IO_TIMEOUT: Duration = Duration::from_secs(30);
 
 fn godot3_cfg() -> Config {
     Config::new(Dialect::Godot3).allow_objects(true)
@@ -208,9 +208,12 @@ fn with_helpers(cases: &str) -> String {
         .replace("big_bytes()", "h.big_bytes()")
 }
 
-/// Serves one TCP client: echoes every framed value, decoded into `Variant` and encoded
-/// again, and returns the types it saw.
-fn echo_one_client(listener: TcpListener, cfg: Config) -> godot_bin::Result<Vec<VariantType>> {
+/// Serves one TCP client as `examples/echo_server.rs` does: echoes every framed value,
+/// decoded into `Variant` and encoded again, and returns the values it saw.
+pub(crate) fn echo_one_client(
+    listener: TcpListener,
+    cfg: Config,
+) -> godot_bin::Result<Vec<Variant>> {
     let (stream, _) = listener.accept()?;
     stream.set_read_timeout(Some(IO_TIMEOUT))?;
     stream.set_nodelay(true)?;
@@ -218,9 +221,9 @@ fn echo_one_client(listener: TcpListener, cfg: Config) -> godot_bin::Result<Vec<
     let mut seen = Vec::new();
     for value in framing::variant_frames(BufReader::new(stream), &cfg, MAX_FRAME_LEN) {
         let value = value?;
-        seen.push(value.get_type());
         write_framed(&mut writer, &value, &cfg)?;
         writer.flush()?;
+        seen.push(value);
     }
     Ok(seen)
 }
@@ -283,6 +286,7 @@ fn stream_peer_tcp_put_var_round_trips_every_godot3_type(engine: &Godot3) {
         .recv_timeout(IO_TIMEOUT)
         .expect("the echo server did not finish")
         .unwrap_or_else(|e| panic!("echo server failed: {e}\n{}", run.describe()));
+    let seen: Vec<VariantType> = seen.iter().map(Variant::get_type).collect();
     let expected: Vec<VariantType> = CASES.iter().map(|c| c.ty).collect();
     assert_eq!(seen, expected);
 }

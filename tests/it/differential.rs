@@ -65,3 +65,97 @@ fn empty_absolute_nodepath_decodes_per_dialect() {
         .unwrap();
     assert!(p.absolute);
 }
+
+/// A typed Array or Dictionary holding elements (keys) not of its type: Godot 4's decoder
+/// adds each element and key through the container's type check, which converts an int
+/// for a float container and a String for a StringName one (and back), takes null and
+/// objects for an object container, and drops the rest; a Dictionary's values are not
+/// checked. The crate decodes the same value, so it re-encodes the engine's own bytes
+/// (each expected packet below is Godot 4.4.1's `var_to_bytes(bytes_to_var(packet))`;
+/// found by the Godot 4 engine differential, `tests/engine/differential.rs`).
+#[test]
+fn typed_containers_keep_what_their_type_admits_as_in_godot4() {
+    let unhex = |h: &str| -> Vec<u8> {
+        (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+            .collect()
+    };
+    let cfg = Config::new(Dialect::Godot4);
+    for (what, packet, engine) in [
+        (
+            "Array[int] [1, 2, a float]",
+            "1c0001000200000003000000020000000100000002000000020000000300000003000000",
+            "1c000100020000000200000002000000010000000200000002000000",
+        ),
+        (
+            "Array[int] [null, true, 2] (and trailing bytes)",
+            "1c0001000200000003000000000001000100000002000000020000000200000003000000",
+            "1c00010002000000010000000200000002000000",
+        ),
+        (
+            "Array[int] [2.0]",
+            "1c00010002000000010000000300000000000040",
+            "1c0001000200000000000000",
+        ),
+        (
+            "Array[bool] [\"a\", \"b\"]",
+            "1c0001000100000002000000040000000100000061000000040000000100000062000000",
+            "1c0001000100000000000000",
+        ),
+        (
+            "Array[float] [1]",
+            "1c00010003000000010000000200000001000000",
+            "1c0001000300000001000000030000000000803f",
+        ),
+        (
+            "Array[StringName] [\"a\"]",
+            "1c0001001500000001000000040000000100000061000000",
+            "1c0001001500000001000000150000000100000061000000",
+        ),
+        (
+            "Array[String] [&\"a\"]",
+            "1c0001000400000001000000150000000100000061000000",
+            "1c0001000400000001000000040000000100000061000000",
+        ),
+        (
+            "Dictionary[int, int] {\"hp\": 10}",
+            "1b000500020000000200000001000000040000000200000068700000020000000a000000",
+            "1b000500020000000200000000000000",
+        ),
+        (
+            "Dictionary[float, Variant] {1: \"x\"}",
+            "1b00010003000000010000000200000001000000040000000100000078000000",
+            "1b0001000300000001000000030000000000803f040000000100000078000000",
+        ),
+        (
+            "Dictionary[String, int] {\"a\": \"x\"} (values unchecked)",
+            "1b000500040000000200000001000000040000000100000061000000040000000100000078000000",
+            "1b000500040000000200000001000000040000000100000061000000040000000100000078000000",
+        ),
+    ] {
+        let (v, _) = cfg
+            .take_from_slice::<Variant>(&unhex(packet))
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(cfg.to_vec(&v).unwrap(), unhex(engine), "{what}: {v:?}");
+        // Decoding the engine's bytes changes nothing.
+        let again: Variant = cfg.from_slice(&unhex(engine)).unwrap();
+        assert_eq!(again, v, "{what}");
+    }
+    // The same as a Dictionary key (keys are decoded on another path).
+    let key = "1c0001000200000003000000020000000100000002000000020000000300000003000000";
+    let engine_key = "1c000100020000000200000002000000010000000200000002000000";
+    let packet = format!("1b00000001000000{key}0200000007000000");
+    let v: Variant = cfg.from_slice(&unhex(&packet)).unwrap();
+    assert_eq!(
+        cfg.to_vec(&v).unwrap(),
+        unhex(&format!("1b00000001000000{engine_key}0200000007000000")),
+        "{v:?}"
+    );
+    // An object-typed Array keeps null (and objects), not an int.
+    let v: Variant = cfg
+        .from_slice(&unhex("1c0001001800000002000000000000000200000005000000"))
+        .unwrap();
+    let a = v.as_array().expect("an Array");
+    assert_eq!(a.items, vec![Variant::Nil]);
+}
