@@ -3,7 +3,7 @@
 //! deterministic.
 
 use godot_bin::file::{self, Compression, Container, Key, Layout, Reader, Writer};
-use godot_bin::framing::{self, ENGINE_MAX_FRAME_LEN};
+use godot_bin::framing::{Framing, ENGINE_MAX_FRAME_LEN};
 use godot_bin::{Config, Dialect, ErrorKind, Variant};
 use std::path::PathBuf;
 
@@ -93,7 +93,9 @@ fn rows() -> Vec<Row> {
 
 /// Every frame of `content`, decoded in the engine's dialect.
 fn frames_of(content: &[u8], dialect: Dialect) -> Vec<Variant> {
-    framing::frames(content, &Config::new(dialect), ENGINE_MAX_FRAME_LEN)
+    Framing::new(Config::new(dialect))
+        .max_frame_len(ENGINE_MAX_FRAME_LEN)
+        .frames(content)
         .collect::<Result<_, _>>()
         .unwrap()
 }
