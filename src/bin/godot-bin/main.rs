@@ -312,15 +312,12 @@ fn dump(
     let cfg = config(dialect);
     let mut print = |name: Option<&str>, v: &Variant| -> io::Result<()> {
         if json {
-            match name {
-                Some(n) => writeln!(
-                    out,
-                    "{{\"name\":{},\"value\":{}}}",
-                    json::string(n),
-                    json::to_json(v)
-                ),
-                None => writeln!(out, "{}", json::to_json(v)),
-            }
+            let doc = match name {
+                Some(n) => serde_json::json!({"name": n, "value": json::to_json(v)}),
+                None => json::to_json(v),
+            };
+            serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+            writeln!(out)
         } else {
             let text = v.to_text(dialect);
             if let Some(n) = name {
