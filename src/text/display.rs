@@ -640,7 +640,7 @@ fn g_layout(e_form: &str) -> String {
         let int_len = (exp + 1) as usize;
         if digits.len() <= int_len {
             out.push_str(&digits);
-            out.extend(std::iter::repeat('0').take(int_len - digits.len()));
+            out.extend(std::iter::repeat_n('0', int_len - digits.len()));
         } else {
             out.push_str(&digits[..int_len]);
             out.push('.');
@@ -648,7 +648,7 @@ fn g_layout(e_form: &str) -> String {
         }
     } else {
         out.push_str("0.");
-        out.extend(std::iter::repeat('0').take((-exp - 1) as usize));
+        out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
         out.push_str(&digits);
     }
     out

@@ -151,7 +151,7 @@ fn our_files(dialect: Dialect, modes: &[Compression]) -> Vec<(String, Vec<u8>)> 
 /// A GCPF file in mode 4 whose blocks a Brotli encoder made.
 fn brotli_file(content: &[u8]) -> Vec<u8> {
     let mut blocks: Vec<&[u8]> = content.chunks(4096).collect();
-    if content.len() % 4096 == 0 {
+    if content.len().is_multiple_of(4096) {
         blocks.push(&[]);
     }
     let packed: Vec<Vec<u8>> = blocks

@@ -328,7 +328,7 @@ pub fn gcpf_with(mode: u32, content: &[u8], pack: impl Fn(&[u8]) -> Vec<u8>) -> 
         .chunks(4096)
         .chain(
             std::iter::once(&content[content.len() / 4096 * 4096..])
-                .filter(|_| content.len() % 4096 == 0),
+                .filter(|_| content.len().is_multiple_of(4096)),
         )
         .map(pack)
         .collect();

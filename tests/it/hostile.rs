@@ -115,7 +115,7 @@ fn every_truncation_of_every_golden_packet_is_an_error() {
                 // for "wait for more bytes", never another kind of error.
                 Ok(Err(e)) => {
                     let eof = matches!(e.kind(), ErrorKind::UnexpectedEof);
-                    if !eof || e.offset().map_or(true, |at| at > k) {
+                    if !eof || e.offset().is_none_or(|at| at > k) {
                         failures.push(format!("{what}: wrong error {e:?}"));
                     }
                     // from_slice refuses it too, with the same error.
@@ -178,7 +178,7 @@ fn check_mutant(cfg: &Config, bytes: &[u8], what: &str, failures: &mut Vec<Strin
                     what()
                 ));
             }
-            if e.offset().map_or(true, |at| at > bytes.len()) {
+            if e.offset().is_none_or(|at| at > bytes.len()) {
                 failures.push(format!("{}: bad offset in {e:?}", what()));
             }
             false
