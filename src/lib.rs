@@ -173,7 +173,7 @@ pub use config::Config;
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
-pub use dialect::{Dialect, VariantType};
+pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 pub use ser::{Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
