@@ -11,7 +11,7 @@
 //!
 //! Deliberate exceptions, each counted and printed (run with `--nocapture`), never silent:
 //! * [`Exception::Utf16Text`]: the Godot 3 UTF-8 parser accepts encoded surrogates, most
-//!   3- and 4-byte overlong forms and code points above U+10FFFF (FORMAT.md §3.6); a Rust
+//!   3- and 4-byte overlong forms and code points above U+10FFFF (the module documentation of `src/packet/text.rs`); a Rust
 //!   `String` cannot hold those, so we refuse them with `InvalidUtf8`.
 //!
 //! A packet with equal Dictionary keys decodes as the engine decodes it (one entry per key,
