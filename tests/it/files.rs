@@ -61,7 +61,7 @@ impl Row {
 }
 
 fn data_dir() -> PathBuf {
-    crate::support::golden::data_dir().join("files")
+    crate::support::golden::files_dir()
 }
 
 fn rows() -> Vec<Row> {
