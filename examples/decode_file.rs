@@ -44,7 +44,8 @@ fn print_values(bytes: &[u8], bare: bool, cfg: &Config) -> godot_bin::Result<()>
         return Ok(());
     }
     // store_var: a u32 little-endian length, then that many bytes of packet.
-    let mut frames = godot_bin::framing::variant_frames(bytes, cfg, bytes.len());
+    let framing = godot_bin::framing::Framing::new(cfg.clone()).max_frame_len(bytes.len());
+    let mut frames = framing.frames::<_, Variant>(bytes);
     loop {
         let offset = frames.position();
         match frames.next() {

@@ -18,7 +18,7 @@
 //! print(peer.get_var()) # { "hello": (1, 2, 3) }
 //! ```
 
-use godot_bin::framing::{self, FramedReader};
+use godot_bin::framing::{FramedReader, Framing};
 use godot_bin::{Config, Dialect, Variant};
 use std::io::{BufReader, BufWriter, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -104,8 +104,8 @@ fn serve(stream: TcpStream, cfg: &Config) {
 /// Echoes every value until the client closes the connection; returns how many.
 fn echo(stream: TcpStream, cfg: &Config, peer: SocketAddr) -> godot_bin::Result<usize> {
     let mut writer = BufWriter::new(stream.try_clone()?);
-    let mut frames: FramedReader<_, Variant> =
-        framing::variant_frames(BufReader::new(stream), cfg, MAX_FRAME_LEN);
+    let framing = Framing::new(cfg.clone()).max_frame_len(MAX_FRAME_LEN);
+    let mut frames: FramedReader<_, Variant> = framing.frames(BufReader::new(stream));
     let mut count = 0;
     while let Some(value) = frames.next() {
         let value = match value {
@@ -119,7 +119,7 @@ fn echo(stream: TcpStream, cfg: &Config, peer: SocketAddr) -> godot_bin::Result<
             Err(e) => return Err(e),
         };
         println!("{peer}: #{count} {}", shorten(&format!("{value:?}")));
-        framing::write_framed(&mut writer, &value, cfg)?;
+        framing.write(&mut writer, &value)?;
         writer.flush()?;
         count += 1;
     }

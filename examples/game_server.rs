@@ -28,6 +28,7 @@
 
 use futures_util::{SinkExt, StreamExt};
 use godot_bin::codec::VariantCodec;
+use godot_bin::framing::Framing;
 use godot_bin::{Config, Dialect, Vector2};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -203,7 +204,8 @@ async fn serve(
     log: &Log,
 ) -> godot_bin::Result<()> {
     socket.set_nodelay(true)?;
-    let mut framed = Framed::new(socket, VariantCodec::<ClientMsg>::new(cfg, MAX_FRAME_LEN));
+    let framing = Framing::new(cfg).max_frame_len(MAX_FRAME_LEN);
+    let mut framed = Framed::new(socket, VariantCodec::<ClientMsg>::new(framing));
 
     // The first message must be a login.
     let (name, version) = match framed.next().await {

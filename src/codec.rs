@@ -10,10 +10,12 @@
 //! # async fn serve(socket: tokio::net::TcpStream) -> Result<(), godot_bin::Error> {
 //! use futures_util::{SinkExt, StreamExt};
 //! use godot_bin::codec::VariantCodec;
+//! use godot_bin::framing::Framing;
 //! use godot_bin::{Config, Dialect, Variant};
 //! use tokio_util::codec::Framed;
 //!
-//! let codec = VariantCodec::<Variant>::new(Config::new(Dialect::Godot4), 64 * 1024);
+//! let framing = Framing::new(Config::new(Dialect::Godot4)).max_frame_len(64 * 1024);
+//! let codec = VariantCodec::<Variant>::new(framing);
 //! let mut framed = Framed::new(socket, codec);
 //! while let Some(value) = framed.next().await {
 //!     let value = value?;
@@ -52,22 +54,15 @@ use tokio_util::codec::{Decoder, Encoder};
 /// decode straight into it. The types sent need not be `T`: a server can decode client
 /// messages and encode server messages with the same codec.
 pub struct VariantCodec<T = Variant> {
-    cfg: Config,
     framing: Framing,
     _value: PhantomData<fn() -> T>,
 }
 
 impl<T> VariantCodec<T> {
-    /// A codec for `cfg`'s dialect with frames of at most `max_frame_len` packet bytes
-    /// and a little-endian prefix, decoded strictly.
-    pub fn new(cfg: Config, max_frame_len: usize) -> Self {
-        Self::with_framing(cfg, Framing::new(max_frame_len))
-    }
-
-    /// A codec with every framing option (big-endian prefix, lenient decoding).
-    pub fn with_framing(cfg: Config, framing: Framing) -> Self {
+    /// A codec framing as `framing` says: its [`Config`] for the packets, its maximum
+    /// frame length, prefix byte order and strictness.
+    pub fn new(framing: Framing) -> Self {
         VariantCodec {
-            cfg,
             framing,
             _value: PhantomData,
         }
@@ -75,7 +70,7 @@ impl<T> VariantCodec<T> {
 
     /// The configuration used for packets.
     pub fn config(&self) -> &Config {
-        &self.cfg
+        self.framing.config()
     }
 
     /// The framing options, including the maximum frame length.
@@ -85,22 +80,29 @@ impl<T> VariantCodec<T> {
 }
 
 impl<T> Default for VariantCodec<T> {
-    /// Godot 4, [`DEFAULT_MAX_FRAME_LEN`](crate::framing::DEFAULT_MAX_FRAME_LEN).
+    /// `VariantCodec::new(Framing::default())`: Godot 4,
+    /// [`DEFAULT_MAX_FRAME_LEN`](crate::framing::DEFAULT_MAX_FRAME_LEN).
     fn default() -> Self {
-        Self::with_framing(Config::default(), Framing::default())
+        Self::new(Framing::default())
+    }
+}
+
+impl<T> From<Framing> for VariantCodec<T> {
+    /// `VariantCodec::new(framing)`.
+    fn from(framing: Framing) -> Self {
+        Self::new(framing)
     }
 }
 
 impl<T> Clone for VariantCodec<T> {
     fn clone(&self) -> Self {
-        Self::with_framing(self.cfg.clone(), self.framing)
+        Self::new(self.framing.clone())
     }
 }
 
 impl<T> fmt::Debug for VariantCodec<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VariantCodec")
-            .field("cfg", &self.cfg)
             .field("framing", &self.framing)
             .finish()
     }
@@ -127,7 +129,7 @@ impl<T: DeserializeOwned> Decoder for VariantCodec<T> {
         }
         src.advance(PREFIX_LEN);
         let packet = src.split_to(len);
-        self.framing.decode_frame(&self.cfg, &packet).map(Some)
+        self.framing.decode_frame(&packet).map(Some)
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<T>> {
@@ -144,7 +146,7 @@ impl<T, I: Serialize> Encoder<I> for VariantCodec<T> {
 
     fn encode(&mut self, item: I, dst: &mut BytesMut) -> Result<()> {
         let mut frame = Vec::new();
-        self.framing.encode_frame(&self.cfg, &item, &mut frame)?;
+        self.framing.encode_frame(&mut frame, &item)?;
         dst.extend_from_slice(&frame);
         Ok(())
     }

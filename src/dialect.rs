@@ -31,10 +31,82 @@ pub enum Dialect {
 }
 
 impl fmt::Display for Dialect {
+    /// The engine's name and versions, as error messages write it: `Godot 4`,
+    /// `Godot 3`, `Pandemonium 3.8-4.x`... (see [`Dialect::id`] for the short name that
+    /// [`FromStr`](std::str::FromStr) reads).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.spec().name)
     }
 }
+
+impl std::str::FromStr for Dialect {
+    type Err = ParseDialectError;
+
+    /// Reads a dialect's short name ([`Dialect::id`]): `godot4`, `godot3`, `godot2`,
+    /// `pandemonium`, `pandemonium37` or `pandemonium5`. Case, spaces, `-`, `_` and `.`
+    /// are ignored, so `Godot 4`, `GODOT_3` and `pandemonium-3.7` are read too.
+    ///
+    /// ```
+    /// use godot_bin::Dialect;
+    ///
+    /// assert_eq!("godot3".parse::<Dialect>(), Ok(Dialect::Godot3));
+    /// assert_eq!("Godot 4".parse::<Dialect>(), Ok(Dialect::Godot4));
+    /// assert_eq!("Pandemonium37".parse::<Dialect>(), Ok(Dialect::Pandemonium37));
+    /// // Every dialect reads back from its short name.
+    /// for d in Dialect::ALL {
+    ///     assert_eq!(d.id().parse::<Dialect>(), Ok(d));
+    /// }
+    /// let err = "godot5".parse::<Dialect>().unwrap_err();
+    /// assert_eq!(err.input(), "godot5");
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "unknown dialect \"godot5\"; expected one of: godot4, godot3, godot2, \
+    ///      pandemonium, pandemonium37, pandemonium5"
+    /// );
+    /// ```
+    fn from_str(s: &str) -> Result<Dialect, ParseDialectError> {
+        let key: String = s
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_' | '.'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.id() == key)
+            .ok_or_else(|| ParseDialectError {
+                input: s.to_owned(),
+            })
+    }
+}
+
+/// A dialect name that [`Dialect`]'s [`FromStr`](std::str::FromStr) does not know; its
+/// message lists the names it reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseDialectError {
+    input: String,
+}
+
+impl ParseDialectError {
+    /// The text that was not a dialect name.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+}
+
+impl fmt::Display for ParseDialectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown dialect {:?}; expected one of: ", self.input)?;
+        for (i, d) in Dialect::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(d.id())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ParseDialectError {}
 
 /// Every type that exists in at least one dialect, named as in Godot 4 where Godot 4 has it.
 ///
@@ -678,6 +750,19 @@ impl Dialect {
         Dialect::Pandemonium37,
         Dialect::Pandemonium5,
     ];
+
+    /// The dialect's short name, which [`FromStr`](std::str::FromStr) reads back:
+    /// `godot4`, `godot3`, `godot2`, `pandemonium`, `pandemonium37`, `pandemonium5`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Dialect::Godot4 => "godot4",
+            Dialect::Godot3 => "godot3",
+            Dialect::Godot2 => "godot2",
+            Dialect::Pandemonium => "pandemonium",
+            Dialect::Pandemonium37 => "pandemonium37",
+            Dialect::Pandemonium5 => "pandemonium5",
+        }
+    }
 
     /// This dialect's row of the table.
     pub(crate) fn spec(self) -> &'static DialectSpec {

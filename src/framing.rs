@@ -2,10 +2,10 @@
 //!
 //! | Engine API (Godot 4 name / Godot 3 name) | On the wire | Here |
 //! |---|---|---|
-//! | `StreamPeer.put_var` / `get_var` (`StreamPeerTCP`, `StreamPeerTLS`...) | u32 length prefix, then the packet | [`write_framed`], [`read_framed`], [`frames`] |
-//! | `FileAccess.store_var` / `get_var` (`File` in Godot 3) | u32 length prefix, then the packet | the same functions over a [`std::fs::File`] |
-//! | `PacketPeerStream` (a PacketPeer over a StreamPeer) | u32 length prefix, then the packet, always little-endian | the same functions |
-//! | `PacketPeer.put_var` / `get_var` (`PacketPeerUDP`, ENet, `WebSocketPeer`...) | the bare packet, one value per packet | [`encode_packet`], [`decode_packet`] |
+//! | `StreamPeer.put_var` / `get_var` (`StreamPeerTCP`, `StreamPeerTLS`...) | u32 length prefix, then the packet | [`Framing::write`], [`Framing::read`], [`Framing::frames`] |
+//! | `FileAccess.store_var` / `get_var` (`File` in Godot 3) | u32 length prefix, then the packet | the same methods over a [`std::fs::File`] |
+//! | `PacketPeerStream` (a PacketPeer over a StreamPeer) | u32 length prefix, then the packet, always little-endian | the same methods |
+//! | `PacketPeer.put_var` / `get_var` (`PacketPeerUDP`, ENet, `WebSocketPeer`...) | the bare packet, one value per packet | [`Config::to_vec`], [`Config::take_from_slice`] (the engine ignores bytes after the value) |
 //! | `var_to_bytes` / `bytes_to_var` (`var2bytes` / `bytes2var`) | the bare packet | [`Config::to_vec`], [`Config::from_slice`] |
 //!
 //! The length prefix counts the bytes of the packet that follows (not itself). It is
@@ -14,30 +14,36 @@
 //! Godot 4 and Pandemonium frame alike; only the packets differ, which the [`Config`]'s
 //! dialect takes care of.
 //!
-//! A reader that accepts frames from the network must bound their size: [`read_framed`]
-//! and [`frames`] take a maximum frame length, and a length prefix above it is
-//! [`ErrorKind::LengthOutOfRange`] before anything is allocated. Even below the maximum,
-//! the payload buffer grows with the bytes that actually arrive, so a peer that announces
-//! a large frame and sends nothing costs nothing. [`DEFAULT_MAX_FRAME_LEN`] (8 MiB, the
-//! engine's default `PacketPeer.encode_buffer_max_size`) is a reasonable start; use
-//! [`Framing`] to set the maximum together with the prefix byte order and how strict
-//! decoding is.
+//! A [`Framing`] holds the [`Config`] of the packets and the framing options: the maximum
+//! frame length, the prefix byte order and how strict decoding is. Every method takes the
+//! destination (or source) first and the value second: `framing.write(&mut out, &value)`,
+//! `framing.encode_frame(&mut buf, &value)`, `framing.read(&mut reader)`. The free
+//! functions [`write_framed`], [`read_framed`] and [`frames`] are the same with
+//! `Framing::default()` (Godot 4, [`DEFAULT_MAX_FRAME_LEN`]), as [`crate::to_vec`] is
+//! [`Config::to_vec`] with the default configuration.
+//!
+//! A reader that accepts frames from the network must bound their size: a length prefix
+//! above the framing's maximum is [`ErrorKind::LengthOutOfRange`] before anything is
+//! allocated. Even below the maximum, the payload buffer grows with the bytes that
+//! actually arrive, so a peer that announces a large frame and sends nothing costs
+//! nothing. [`DEFAULT_MAX_FRAME_LEN`] (8 MiB, the engine's default
+//! `PacketPeer.encode_buffer_max_size`) is the default; lower it with
+//! [`Framing::max_frame_len`] for servers that expect small messages.
 //!
 //! ```
-//! use godot_bin::framing::{self, DEFAULT_MAX_FRAME_LEN};
+//! use godot_bin::framing::Framing;
 //! use godot_bin::{Config, Dialect, Variant, Vector2};
 //!
-//! let cfg = Config::new(Dialect::Godot3);
+//! let framing = Framing::new(Config::new(Dialect::Godot3));
 //! let mut stream = Vec::new(); // a TcpStream or a File in real use
-//! framing::write_framed(&mut stream, &Vector2::new(1.0, 2.0), &cfg)?;
-//! framing::write_framed(&mut stream, "hello", &cfg)?;
+//! framing.write(&mut stream, &Vector2::new(1.0, 2.0))?;
+//! framing.write(&mut stream, "hello")?;
 //! assert_eq!(&stream[..4], &12u32.to_le_bytes()); // the prefix: a 12-byte packet follows
 //!
 //! let mut reader = &stream[..];
-//! let first: Option<Vector2> = framing::read_framed(&mut reader, &cfg, DEFAULT_MAX_FRAME_LEN)?;
+//! let first: Option<Vector2> = framing.read(&mut reader)?;
 //! assert_eq!(first, Some(Vector2::new(1.0, 2.0)));
-//! let rest: Vec<Variant> =
-//!     framing::frames(reader, &cfg, DEFAULT_MAX_FRAME_LEN).collect::<Result<_, _>>()?;
+//! let rest: Vec<Variant> = framing.frames(reader).collect::<Result<_, _>>()?;
 //! assert_eq!(rest, [Variant::from("hello")]);
 //! # Ok::<(), godot_bin::Error>(())
 //! ```
@@ -46,7 +52,7 @@
 //!
 //! A framing error (a length above the maximum, a stream that ends inside a frame) carries
 //! the byte offset in the stream where it happened, counted from where the reader (or the
-//! single [`read_framed`] call) started. An error while decoding a frame's packet carries
+//! single [`Framing::read`] call) started. An error while decoding a frame's packet carries
 //! the offset inside that packet, as [`Config::from_slice`] reports it.
 
 use crate::config::Config;
@@ -70,48 +76,68 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 8 << 20;
 /// refuse to produce one.
 pub const ENGINE_MAX_FRAME_LEN: usize = i32::MAX as usize;
 
-/// How frames are delimited and checked: the maximum frame length, the byte order of the
-/// length prefix and whether bytes after a packet inside its frame are tolerated.
+/// How values are framed: the [`Config`] of the packets, the maximum frame length, the
+/// byte order of the length prefix and whether bytes after a packet inside its frame are
+/// tolerated.
 ///
-/// The free functions of this module use `Framing::new(max_frame_len)`; build a `Framing`
-/// for the other options.
+/// `Framing::new(cfg)` (or `Framing::default()` for Godot 4) frames at most
+/// [`DEFAULT_MAX_FRAME_LEN`] bytes with a little-endian prefix, decoded strictly; the
+/// builder methods change the options.
 ///
 /// ```
 /// use godot_bin::framing::Framing;
 /// use godot_bin::Config;
 ///
 /// // A peer that set `StreamPeer.big_endian = true`, sending small messages.
-/// let framing = Framing::new(64 * 1024).big_endian(true);
+/// let framing = Framing::new(Config::default()).max_frame_len(64 * 1024).big_endian(true);
 /// let mut out = Vec::new();
-/// framing.write(&mut out, &Config::default(), &7)?;
+/// framing.write(&mut out, &7)?;
 /// assert_eq!(out, [0, 0, 0, 8, 2, 0, 0, 0, 7, 0, 0, 0]); // the packet stays little-endian
-/// let back: Option<i32> = framing.read(&out[..], &Config::default())?;
+/// let back: Option<i32> = framing.read(&out[..])?;
 /// assert_eq!(back, Some(7));
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Framing {
+    cfg: Config,
     max_frame_len: usize,
     big_endian: bool,
     ignore_trailing_bytes: bool,
 }
 
 impl Default for Framing {
-    /// `Framing::new(DEFAULT_MAX_FRAME_LEN)`.
+    /// `Framing::new(Config::default())`: Godot 4 packets, [`DEFAULT_MAX_FRAME_LEN`].
     fn default() -> Self {
-        Framing::new(DEFAULT_MAX_FRAME_LEN)
+        Framing::new(Config::default())
+    }
+}
+
+impl From<Config> for Framing {
+    /// `Framing::new(cfg)`.
+    fn from(cfg: Config) -> Self {
+        Framing::new(cfg)
     }
 }
 
 impl Framing {
-    /// Frames of at most `max_frame_len` packet bytes (the prefix not counted), with a
-    /// little-endian prefix, decoded strictly.
-    pub const fn new(max_frame_len: usize) -> Self {
+    /// Frames of `cfg`'s packets, at most [`DEFAULT_MAX_FRAME_LEN`] packet bytes each
+    /// (the prefix not counted), with a little-endian prefix, decoded strictly.
+    pub const fn new(cfg: Config) -> Self {
         Framing {
-            max_frame_len,
+            cfg,
+            max_frame_len: DEFAULT_MAX_FRAME_LEN,
             big_endian: false,
             ignore_trailing_bytes: false,
         }
+    }
+
+    /// Frames of at most `max_frame_len` packet bytes (the prefix not counted). Reading,
+    /// a larger length prefix is [`ErrorKind::LengthOutOfRange`] before anything is
+    /// allocated; writing, a larger packet is refused, so that a peer using the same
+    /// limit can read it. Writers never exceed [`ENGINE_MAX_FRAME_LEN`] whatever this is.
+    pub const fn max_frame_len(mut self, max_frame_len: usize) -> Self {
+        self.max_frame_len = max_frame_len;
+        self
     }
 
     /// Read and write the length prefix big-endian, as the engine does when the
@@ -130,8 +156,13 @@ impl Framing {
         self
     }
 
+    /// The configuration of the packets.
+    pub const fn config(&self) -> &Config {
+        &self.cfg
+    }
+
     /// The maximum frame length, in packet bytes.
-    pub const fn max_frame_len(&self) -> usize {
+    pub const fn frame_len_limit(&self) -> usize {
         self.max_frame_len
     }
 
@@ -171,26 +202,17 @@ impl Framing {
     /// refused if its packet is longer than the maximum frame length (so a peer using the
     /// same limit can read it) or than [`ENGINE_MAX_FRAME_LEN`]; `out` is then left as it
     /// was.
-    pub fn encode_frame<T: Serialize + ?Sized>(
-        &self,
-        cfg: &Config,
-        value: &T,
-        out: &mut Vec<u8>,
-    ) -> Result<()> {
+    pub fn encode_frame<T: Serialize + ?Sized>(&self, out: &mut Vec<u8>, value: &T) -> Result<()> {
         let limit = self.max_frame_len.min(ENGINE_MAX_FRAME_LEN);
-        encode_frame_with(cfg, value, out, self.big_endian, limit)
+        encode_frame_with(&self.cfg, value, out, self.big_endian, limit)
     }
 
-    /// Writes one frame holding `value` to `writer`, in a single `write_all`. See
+    /// Writes one frame holding `value` to `writer`, in a single `write_all`: what
+    /// `StreamPeer.put_var` and `FileAccess.store_var` write. See
     /// [`encode_frame`](Framing::encode_frame) for the length check.
-    pub fn write<W: Write, T: Serialize + ?Sized>(
-        &self,
-        mut writer: W,
-        cfg: &Config,
-        value: &T,
-    ) -> Result<()> {
+    pub fn write<W: Write, T: Serialize + ?Sized>(&self, mut writer: W, value: &T) -> Result<()> {
         let mut frame = Vec::new();
-        self.encode_frame(cfg, value, &mut frame)?;
+        self.encode_frame(&mut frame, value)?;
         writer.write_all(&frame)?;
         Ok(())
     }
@@ -198,40 +220,59 @@ impl Framing {
     /// Decodes the packet of one frame (the bytes after the prefix), honouring
     /// [`ignore_trailing_bytes`](Framing::ignore_trailing_bytes). Strings and byte slices
     /// may borrow from `packet`.
-    pub fn decode_frame<'de, T: Deserialize<'de>>(
-        &self,
-        cfg: &Config,
-        packet: &'de [u8],
-    ) -> Result<T> {
+    pub fn decode_frame<'de, T: Deserialize<'de>>(&self, packet: &'de [u8]) -> Result<T> {
         if self.ignore_trailing_bytes {
-            cfg.take_from_slice(packet).map(|(value, _)| value)
+            self.cfg.take_from_slice(packet).map(|(value, _)| value)
         } else {
-            cfg.from_slice(packet)
+            self.cfg.from_slice(packet)
         }
     }
 
-    /// Reads one frame from `reader` and decodes it. `Ok(None)` means the stream ended
-    /// cleanly before the frame began; a stream that ends inside a frame (prefix
-    /// included) is [`ErrorKind::UnexpectedEof`].
-    pub fn read<R: Read, T: DeserializeOwned>(&self, reader: R, cfg: &Config) -> Result<Option<T>> {
+    /// Reads one frame from `reader` and decodes its packet into `T` (a [`Variant`] when
+    /// the shape is not known in advance).
+    ///
+    /// * `Ok(None)`: the stream ended cleanly, before the frame's first byte.
+    /// * A length prefix above the maximum frame length is
+    ///   [`ErrorKind::LengthOutOfRange`], raised before anything is allocated for the
+    ///   packet.
+    /// * A stream that ends inside the frame (prefix included) is
+    ///   [`ErrorKind::UnexpectedEof`].
+    /// * The packet must fill the frame exactly ([`ErrorKind::TrailingBytes`] otherwise)
+    ///   unless [`ignore_trailing_bytes`](Framing::ignore_trailing_bytes) is set.
+    ///
+    /// `reader` is read only as far as the frame goes, so pass `&mut reader` and call
+    /// again for the next frame; wrap a raw socket in a [`std::io::BufReader`] to save
+    /// system calls.
+    pub fn read<R: Read, T: DeserializeOwned>(&self, reader: R) -> Result<Option<T>> {
         let mut buf = Vec::new();
         let mut position = 0;
         match read_frame_into(reader, self, &mut buf, &mut position)? {
-            Some(()) => self.decode_frame(cfg, &buf).map(Some),
+            Some(()) => self.decode_frame(&buf).map(Some),
             None => Ok(None),
         }
     }
 
-    /// An iterator over the values framed in `reader`, until the stream ends.
-    pub fn frames<R: Read, T: DeserializeOwned>(
-        &self,
-        reader: R,
-        cfg: &Config,
-    ) -> FramedReader<R, T> {
+    /// An iterator over the values framed in `reader` (written by `StreamPeer.put_var`,
+    /// `FileAccess.store_var` or [`Framing::write`]) until the stream ends; see
+    /// [`FramedReader`].
+    ///
+    /// ```
+    /// use godot_bin::framing::Framing;
+    /// use godot_bin::{Config, Variant};
+    ///
+    /// let framing = Framing::new(Config::default()).max_frame_len(1024);
+    /// let mut file = Vec::new(); // std::fs::File::open("save.dat")? in real use
+    /// for score in [10, 20, 30] {
+    ///     framing.write(&mut file, &score)?;
+    /// }
+    /// let scores: Vec<i64> = framing.frames(&file[..]).collect::<Result<_, _>>()?;
+    /// assert_eq!(scores, [10, 20, 30]);
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn frames<R: Read, T: DeserializeOwned>(&self, reader: R) -> FramedReader<R, T> {
         FramedReader {
             reader,
-            cfg: cfg.clone(),
-            framing: *self,
+            framing: self.clone(),
             buf: Vec::new(),
             position: 0,
             finished: false,
@@ -324,84 +365,36 @@ fn offset(position: u64) -> usize {
     usize::try_from(position).unwrap_or(usize::MAX)
 }
 
-/// Writes `value` as one frame (u32 little-endian length prefix, then the packet) in a
-/// single `write_all`: what `StreamPeer.put_var` and `FileAccess.store_var` write, and
-/// what their `get_var` reads.
-///
-/// Only the engine's own limit applies ([`ENGINE_MAX_FRAME_LEN`]); use
-/// [`Framing::write`] to enforce a smaller maximum or a big-endian prefix.
-pub fn write_framed<W: Write, T: Serialize + ?Sized>(
-    writer: W,
-    value: &T,
-    cfg: &Config,
-) -> Result<()> {
-    Framing::new(ENGINE_MAX_FRAME_LEN).write(writer, cfg, value)
-}
-
-/// Reads one frame from `reader` and decodes its packet into `T`.
-///
-/// * `Ok(None)`: the stream ended cleanly, before the frame's first byte.
-/// * A length prefix above `max_frame_len` is [`ErrorKind::LengthOutOfRange`], raised
-///   before anything is allocated for the packet.
-/// * A stream that ends inside the frame is [`ErrorKind::UnexpectedEof`].
-/// * The packet must fill the frame exactly ([`ErrorKind::TrailingBytes`] otherwise); see
-///   [`Framing::ignore_trailing_bytes`] for the engine's lenient behaviour.
-///
-/// `reader` is read only as far as the frame goes, so pass `&mut reader` and call again
-/// for the next frame; wrap a raw socket in a [`std::io::BufReader`] to save system calls.
-pub fn read_framed<R: Read, T: DeserializeOwned>(
-    reader: R,
-    cfg: &Config,
-    max_frame_len: usize,
-) -> Result<Option<T>> {
-    Framing::new(max_frame_len).read(reader, cfg)
-}
-
-/// [`read_framed`] into a [`Variant`], for values whose shape is not known in advance.
-pub fn read_framed_variant<R: Read>(
-    reader: R,
-    cfg: &Config,
-    max_frame_len: usize,
-) -> Result<Option<Variant>> {
-    read_framed(reader, cfg, max_frame_len)
-}
-
-/// An iterator over the values framed in `reader` (written by `StreamPeer.put_var`,
-/// `FileAccess.store_var` or [`write_framed`]) until the stream ends; see
-/// [`FramedReader`].
+/// Writes `value` as one Godot 4 frame (u32 little-endian length prefix, then the packet)
+/// to `writer`: [`Framing::write`] with `Framing::default()`, except that only the
+/// engine's own limit ([`ENGINE_MAX_FRAME_LEN`]) applies, as for `StreamPeer.put_var`.
 ///
 /// ```
-/// use godot_bin::framing::{frames, write_framed};
-/// use godot_bin::{Config, Variant};
-///
-/// let cfg = Config::default();
-/// let mut file = Vec::new(); // std::fs::File::open("save.dat")? in real use
-/// for score in [10, 20, 30] {
-///     write_framed(&mut file, &score, &cfg)?;
-/// }
-/// let scores: Vec<i64> = frames(&file[..], &cfg, 1024).collect::<Result<_, _>>()?;
-/// assert_eq!(scores, [10, 20, 30]);
+/// let mut out = Vec::new();
+/// godot_bin::framing::write_framed(&mut out, "hi")?;
+/// assert_eq!(out, [12, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0]);
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
-pub fn frames<R: Read, T: DeserializeOwned>(
-    reader: R,
-    cfg: &Config,
-    max_frame_len: usize,
-) -> FramedReader<R, T> {
-    Framing::new(max_frame_len).frames(reader, cfg)
+pub fn write_framed<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
+    Framing::default()
+        .max_frame_len(ENGINE_MAX_FRAME_LEN)
+        .write(writer, value)
 }
 
-/// [`frames`] yielding [`Variant`]s.
-pub fn variant_frames<R: Read>(
-    reader: R,
-    cfg: &Config,
-    max_frame_len: usize,
-) -> FramedReader<R, Variant> {
-    frames(reader, cfg, max_frame_len)
+/// Reads one Godot 4 frame from `reader`: [`Framing::read`] with `Framing::default()`
+/// (frames up to [`DEFAULT_MAX_FRAME_LEN`]).
+pub fn read_framed<R: Read, T: DeserializeOwned>(reader: R) -> Result<Option<T>> {
+    Framing::default().read(reader)
 }
 
-/// Reads framed values from a [`Read`] one after another; made by [`frames`] or
-/// [`Framing::frames`].
+/// An iterator over the Godot 4 frames in `reader`: [`Framing::frames`] with
+/// `Framing::default()` (frames up to [`DEFAULT_MAX_FRAME_LEN`]).
+pub fn frames<R: Read, T: DeserializeOwned>(reader: R) -> FramedReader<R, T> {
+    Framing::default().frames(reader)
+}
+
+/// Reads framed values from a [`Read`] one after another; made by [`Framing::frames`] or
+/// [`frames`].
 ///
 /// As an [`Iterator`] it yields `Ok(value)` per frame and ends (`None`) at a clean end of
 /// stream. A framing or I/O error (a length prefix above the maximum, a stream that ends
@@ -412,7 +405,6 @@ pub fn variant_frames<R: Read>(
 /// The packet buffer is reused from frame to frame.
 pub struct FramedReader<R, T = Variant> {
     reader: R,
-    cfg: Config,
     framing: Framing,
     buf: Vec<u8>,
     position: u64,
@@ -463,7 +455,7 @@ impl<R: Read, T: DeserializeOwned> FramedReader<R, T> {
             &mut self.buf,
             &mut self.position,
         ) {
-            Ok(Some(())) => self.framing.decode_frame(&self.cfg, &self.buf).map(Some),
+            Ok(Some(())) => self.framing.decode_frame(&self.buf).map(Some),
             Ok(None) => {
                 self.finished = true;
                 Ok(None)
@@ -489,28 +481,9 @@ impl<R: Read, T: DeserializeOwned> std::iter::FusedIterator for FramedReader<R, 
 impl<R, T> fmt::Debug for FramedReader<R, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FramedReader")
-            .field("cfg", &self.cfg)
             .field("framing", &self.framing)
             .field("position", &self.position)
             .field("finished", &self.finished)
             .finish_non_exhaustive()
     }
-}
-
-/// Encodes `value` as one packet for `PacketPeer.put_packet` (`PacketPeerUDP`, ENet,
-/// `WebSocketPeer`...): the bare packet, with no prefix, which is what
-/// `PacketPeer.get_var` reads. The same as [`Config::to_vec`].
-///
-/// The engine refuses to encode a packet above its `PacketPeer.encode_buffer_max_size`
-/// (8 MiB by default); keep datagrams far smaller (below ~1400 bytes for UDP without
-/// fragmentation).
-pub fn encode_packet<T: Serialize + ?Sized>(cfg: &Config, value: &T) -> Result<Vec<u8>> {
-    cfg.to_vec(value)
-}
-
-/// Decodes one packet as `PacketPeer.get_var` does: the value at the start of `packet`,
-/// ignoring any bytes after it (the engine ignores them too). Use [`Config::from_slice`]
-/// to refuse them instead.
-pub fn decode_packet<'de, T: Deserialize<'de>>(cfg: &Config, packet: &'de [u8]) -> Result<T> {
-    cfg.take_from_slice(packet).map(|(value, _)| value)
 }

@@ -97,7 +97,8 @@
 //! feature adds `codec::VariantCodec` for async servers):
 //!
 //! ```no_run
-//! use godot_bin::{framing, Config, Vector3};
+//! use godot_bin::framing::Framing;
+//! use godot_bin::{Config, Vector3};
 //! use serde::{Deserialize, Serialize};
 //! use std::net::TcpListener;
 //!
@@ -108,18 +109,19 @@
 //!     Chat(String),
 //! }
 //!
-//! let cfg = Config::default(); // Config::new(Dialect::Godot3) for a Godot 3 game
+//! // Config::new(Dialect::Godot3) for a Godot 3 game. At most 64 KiB a frame: a hostile
+//! // length prefix fails before any allocation.
+//! let framing = Framing::new(Config::default()).max_frame_len(64 << 10);
 //! let listener = TcpListener::bind("127.0.0.1:4242")?;
 //! for stream in listener.incoming() {
 //!     let mut stream = stream?;
-//!     // At most 64 KiB a frame: a hostile length prefix fails before any allocation.
-//!     while let Some(msg) = framing::read_framed::<_, Msg>(&mut stream, &cfg, 64 << 10)? {
+//!     while let Some(msg) = framing.read::<_, Msg>(&mut stream)? {
 //!         let reply = match msg {
 //!             Msg::Login { name } => format!("welcome, {name}"),
 //!             Msg::Move(to) => format!("moved to {}, {}, {}", to.x, to.y, to.z),
 //!             Msg::Chat(text) => text,
 //!         };
-//!         framing::write_framed(&mut stream, &reply, &cfg)?; // the client's get_var() reads it
+//!         framing.write(&mut stream, &reply)?; // the client's get_var() reads it
 //!     }
 //! }
 //! # Ok::<(), godot_bin::Error>(())
@@ -171,7 +173,7 @@ pub use config::Config;
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
-pub use dialect::{Dialect, VariantType};
+pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 pub use ser::{Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};

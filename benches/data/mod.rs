@@ -267,7 +267,7 @@ pub fn snapshot() -> Snapshot {
             x: rng.unit() * 1000.0,
             y: rng.unit() * 1000.0,
             rotation: rng.unit() * std::f32::consts::TAU,
-            alive: rng.next() % 5 != 0,
+            alive: !rng.next().is_multiple_of(5),
             score: (rng.next() % 100_000) as i64,
             cooldowns: (0..4).map(|_| rng.unit() * 5.0).collect(),
             tags: (0..rng.next() % 3)

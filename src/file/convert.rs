@@ -184,8 +184,9 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
     while let Some(value) = reader.read_value::<Variant>()? {
         let value = walk.map(value);
         let mut frame = Vec::new();
-        crate::framing::Framing::new(crate::framing::ENGINE_MAX_FRAME_LEN)
-            .encode_frame(&write_cfg, &value, &mut frame)?;
+        crate::framing::Framing::new(write_cfg.clone())
+            .max_frame_len(crate::framing::ENGINE_MAX_FRAME_LEN)
+            .encode_frame(&mut frame, &value)?;
         content_len += frame.len() as u64;
         writer.write_bytes(&frame)?;
         walk.value += 1;

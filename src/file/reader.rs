@@ -64,12 +64,14 @@ impl<R: Read> Source<R> {
 ///
 /// ```
 /// use godot_bin::file::{self, Compression, Container, Reader};
-/// use godot_bin::{framing, Config, Variant};
+/// use godot_bin::framing::Framing;
+/// use godot_bin::{Config, Variant};
 ///
 /// let cfg = Config::default();
 /// let mut content = Vec::new();
-/// framing::write_framed(&mut content, &7, &cfg)?;
-/// framing::write_framed(&mut content, "seven", &cfg)?;
+/// let framing = Framing::new(cfg.clone());
+/// framing.write(&mut content, &7)?;
+/// framing.write(&mut content, "seven")?;
 /// let saved = file::compress(&content, Compression::FastLz)?;
 ///
 /// let mut reader = Reader::new(&saved[..], &cfg)?;
@@ -82,7 +84,6 @@ impl<R: Read> Source<R> {
 pub struct Reader<R> {
     source: Source<R>,
     container: Container,
-    cfg: Config,
     framing: Framing,
     packet: Vec<u8>,
     /// Content bytes read so far.
@@ -133,16 +134,16 @@ impl<R: Read> Reader<R> {
         Ok(Reader {
             source,
             container,
-            cfg: cfg.clone(),
-            framing: Framing::new(ENGINE_MAX_FRAME_LEN),
+            framing: Framing::new(cfg.clone()).max_frame_len(ENGINE_MAX_FRAME_LEN),
             packet: Vec::new(),
             offset: 0,
         })
     }
 
-    /// Frames with these options (the default: little-endian prefixes, frames up to
-    /// [`ENGINE_MAX_FRAME_LEN`], a packet must fill its frame). A game that set
-    /// `big_endian` on its `FileAccess` needs `Framing::big_endian(true)`; the
+    /// Frames with these options (the default: the [`Config`] given when opening,
+    /// little-endian prefixes, frames up to [`ENGINE_MAX_FRAME_LEN`], a packet must fill
+    /// its frame). The framing's own [`Config`] decodes the packets from then on. A game
+    /// that set `big_endian` on its `FileAccess` needs `Framing::big_endian(true)`; the
     /// containers' own headers are little-endian either way.
     pub fn framing(mut self, framing: Framing) -> Self {
         self.framing = framing;
@@ -168,7 +169,7 @@ impl<R: Read> Reader<R> {
     pub fn read_value<T: DeserializeOwned>(&mut self) -> Result<Option<T>> {
         let result = match self.read_frame() {
             Ok(false) => return Ok(None),
-            Ok(true) => self.framing.decode_frame(&self.cfg, &self.packet).map(Some),
+            Ok(true) => self.framing.decode_frame(&self.packet).map(Some),
             Err(e) => Err(e),
         };
         result.map_err(|e| self.explain(e))
@@ -219,7 +220,7 @@ impl<R: Read> Reader<R> {
             u32::from_le_bytes(prefix)
         };
         let len = raw as usize;
-        let too_long = len > self.framing.max_frame_len()
+        let too_long = len > self.framing.frame_len_limit()
             || self
                 .source
                 .remaining()

@@ -36,13 +36,13 @@ enum Sink {
 /// let saved = writer.finish()?;
 /// assert_eq!(&saved[..4], b"GCPF");
 /// let content = file::decompress(&saved)?;
-/// assert_eq!(godot_bin::framing::read_framed(&content[..], &cfg, 64)?, Some(Vector2::new(4.0, 5.0)));
+/// let framing = godot_bin::framing::Framing::new(cfg);
+/// assert_eq!(framing.read(&content[..])?, Some(Vector2::new(4.0, 5.0)));
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub struct Writer<W: Write> {
     out: W,
     sink: Sink,
-    cfg: Config,
     framing: Framing,
     frame: Vec<u8>,
 }
@@ -52,8 +52,7 @@ impl<W: Write> Writer<W> {
         Writer {
             out,
             sink,
-            cfg: cfg.clone(),
-            framing: Framing::new(ENGINE_MAX_FRAME_LEN),
+            framing: Framing::new(cfg.clone()).max_frame_len(ENGINE_MAX_FRAME_LEN),
             frame: Vec::new(),
         }
     }
@@ -95,8 +94,10 @@ impl<W: Write> Writer<W> {
         Ok(Self::with_sink(out, sink, cfg))
     }
 
-    /// Frames with these options instead of the default (little-endian prefixes, frames
-    /// up to [`ENGINE_MAX_FRAME_LEN`]).
+    /// Frames with these options instead of the default (the [`Config`] given when
+    /// creating the writer, little-endian prefixes, frames up to
+    /// [`ENGINE_MAX_FRAME_LEN`]). The framing's own [`Config`] encodes the packets from
+    /// then on.
     pub fn framing(mut self, framing: Framing) -> Self {
         self.framing = framing;
         self
@@ -108,7 +109,7 @@ impl<W: Write> Writer<W> {
         frame.clear();
         let result = self
             .framing
-            .encode_frame(&self.cfg, value, &mut frame)
+            .encode_frame(&mut frame, value)
             .and_then(|()| self.write_bytes(&frame));
         self.frame = frame;
         result

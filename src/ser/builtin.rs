@@ -397,7 +397,7 @@ impl ser::SerializeSeq for PackedElements<'_> {
     }
     fn end(self) -> Result<usize> {
         let size = self.elem.size(self.wide);
-        if self.bulk % size != 0 {
+        if !self.bulk.is_multiple_of(size) {
             return Err(unexpected("a block that splits an element", self.kind));
         }
         Ok(self.count + self.bulk / size)

@@ -32,8 +32,11 @@ struct Style {
     family: Dialect,
     /// Godot 4: `Vector2(1, 2)`, `[1, 2]`; the others: `Vector2( 1, 2 )`, `[ 1, 2 ]`.
     godot4: bool,
-    /// What `-inf` prints as.
-    neg_inf: &'static str,
+    /// What `-inf` and a NaN with its sign bit set print as.
+    specials: Specials,
+    /// Whether a FLOAT whose text is `-inf` or `-nan` gets the `.0` of other whole
+    /// FLOATs (`-inf.0`): Godot 3's writer appends it to everything but `inf` and `nan`.
+    signed_special_suffix: bool,
     /// Whether C escapes include `\?` (the Godot 3 family).
     escape_question: bool,
     /// Whether typed arrays print as `Array[T]([...])` (Godot 4, Pandemonium 5).
@@ -51,10 +54,11 @@ impl Style {
             dialect,
             family,
             godot4,
-            neg_inf: match family {
-                Dialect::Godot3 | Dialect::Godot2 => "-inf",
-                _ => "inf_neg",
+            specials: match family {
+                Dialect::Godot3 | Dialect::Godot2 => Specials::GODOT3,
+                _ => Specials::GODOT4,
             },
+            signed_special_suffix: matches!(family, Dialect::Godot3 | Dialect::Godot2),
             escape_question: !godot4,
             typed_arrays: godot4 || dialect == Dialect::Pandemonium5,
         }
@@ -109,8 +113,8 @@ impl<W: Write> Writer<'_, W> {
                 self.s(", ")?;
             }
             match *n {
-                Num::F32(x) => self.s(&fmt_f32(x, self.style.neg_inf))?,
-                Num::F64(x) => self.s(&fmt_f64(x, self.style.neg_inf))?,
+                Num::F32(x) => self.s(&fmt_f32(x, self.style.specials))?,
+                Num::F64(x) => self.s(&fmt_f64(x, self.style.specials))?,
                 Num::Int(x) => write!(self.out, "{x}")?,
             }
         }
@@ -253,8 +257,13 @@ impl<W: Write> Writer<'_, W> {
             Variant::Bool(b) => self.s(if *b { "true" } else { "false" }),
             Variant::Int(i) => write!(self.out, "{i}"),
             Variant::Float(x) => {
-                let mut s = fmt_f64(*x, self.style.neg_inf);
-                if x.is_finite() && !s.contains(['.', 'e']) {
+                let mut s = fmt_f64(*x, self.style.specials);
+                let suffix = if x.is_finite() {
+                    !s.contains(['.', 'e'])
+                } else {
+                    self.style.signed_special_suffix && s.starts_with('-')
+                };
+                if suffix {
                     s.push_str(".0");
                 }
                 self.s(&s)
@@ -471,7 +480,7 @@ impl<W: Write> Writer<'_, W> {
                     self.out,
                     "JAXIS,{},{}",
                     word(0),
-                    fmt_f32(value, self.style.neg_inf)
+                    fmt_f32(value, self.style.specials)
                 )?;
             }
             _ => {}
@@ -577,8 +586,32 @@ fn c_escape<W: Write>(out: &mut W, s: &str, question: bool) -> fmt::Result {
 
 /// The shortest text that reads back (through `f64` parsing, as the engine reads it, then
 /// narrowing to `f32`) to exactly `x`, laid out as C's `%g` would.
-pub(crate) fn fmt_f32(x: f32, neg_inf: &str) -> String {
-    if let Some(s) = special(f64::from(x), neg_inf) {
+/// How an engine spells the floats that have no digits, where engines differ.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Specials {
+    /// Negative infinity.
+    neg_inf: &'static str,
+    /// A NaN whose sign bit is set.
+    neg_nan: &'static str,
+}
+
+impl Specials {
+    /// Godot 4 and Pandemonium: `inf_neg`, and `nan` whatever the sign (Godot 4.4.1's
+    /// `var_to_str` of a NaN with its sign bit set prints `nan`).
+    pub(crate) const GODOT4: Specials = Specials {
+        neg_inf: "inf_neg",
+        neg_nan: "nan",
+    };
+    /// Godot 3 (and Godot 2, which prints numbers the same way): C's `-inf`, and `-nan`
+    /// for a NaN with its sign bit set, as Godot 3.2.3's `var2str` prints them.
+    pub(crate) const GODOT3: Specials = Specials {
+        neg_inf: "-inf",
+        neg_nan: "-nan",
+    };
+}
+
+pub(crate) fn fmt_f32(x: f32, specials: Specials) -> String {
+    if let Some(s) = special(f64::from(x), specials) {
         return s;
     }
     let s = g_layout(&format!("{:e}", x));
@@ -591,18 +624,22 @@ pub(crate) fn fmt_f32(x: f32, neg_inf: &str) -> String {
 }
 
 /// The shortest text that reads back to exactly `x`, laid out as C's `%g` would.
-pub(crate) fn fmt_f64(x: f64, neg_inf: &str) -> String {
-    special(x, neg_inf).unwrap_or_else(|| g_layout(&format!("{:e}", x)))
+pub(crate) fn fmt_f64(x: f64, specials: Specials) -> String {
+    special(x, specials).unwrap_or_else(|| g_layout(&format!("{:e}", x)))
 }
 
-fn special(x: f64, neg_inf: &str) -> Option<String> {
+fn special(x: f64, specials: Specials) -> Option<String> {
     if x.is_nan() {
-        Some("nan".into())
+        Some(if x.is_sign_negative() {
+            specials.neg_nan.into()
+        } else {
+            "nan".into()
+        })
     } else if x.is_infinite() {
         Some(if x > 0.0 {
             "inf".into()
         } else {
-            neg_inf.into()
+            specials.neg_inf.into()
         })
     } else if x == 0.0 {
         Some(if x.is_sign_negative() { "-0" } else { "0" }.into())
@@ -640,7 +677,7 @@ fn g_layout(e_form: &str) -> String {
         let int_len = (exp + 1) as usize;
         if digits.len() <= int_len {
             out.push_str(&digits);
-            out.extend(std::iter::repeat('0').take(int_len - digits.len()));
+            out.extend(std::iter::repeat_n('0', int_len - digits.len()));
         } else {
             out.push_str(&digits[..int_len]);
             out.push('.');
@@ -648,7 +685,7 @@ fn g_layout(e_form: &str) -> String {
         }
     } else {
         out.push_str("0.");
-        out.extend(std::iter::repeat('0').take((-exp - 1) as usize));
+        out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
         out.push_str(&digits);
     }
     out
@@ -672,15 +709,18 @@ mod tests {
             (-2.5, "-2.5"),
             (123456.0, "123456"),
         ] {
-            assert_eq!(fmt_f64(x, "inf_neg"), want, "{x}");
+            assert_eq!(fmt_f64(x, Specials::GODOT4), want, "{x}");
         }
         // More digits than %g's 6: plain notation up to the digit count.
-        assert_eq!(fmt_f64(1234567.5, "-inf"), "1234567.5");
-        assert_eq!(fmt_f64(0.1 + 0.2, "-inf"), "0.30000000000000004");
-        assert_eq!(fmt_f32(0.1, "-inf"), "0.1");
-        assert_eq!(fmt_f32(f32::MAX, "-inf"), "3.4028235e+38");
-        assert_eq!(fmt_f32(f32::NEG_INFINITY, "inf_neg"), "inf_neg");
-        assert_eq!(fmt_f32(-0.0, "-inf"), "-0");
+        assert_eq!(fmt_f64(1234567.5, Specials::GODOT3), "1234567.5");
+        assert_eq!(fmt_f64(0.1 + 0.2, Specials::GODOT3), "0.30000000000000004");
+        assert_eq!(fmt_f32(0.1, Specials::GODOT3), "0.1");
+        assert_eq!(fmt_f32(f32::MAX, Specials::GODOT3), "3.4028235e+38");
+        assert_eq!(fmt_f32(f32::NEG_INFINITY, Specials::GODOT4), "inf_neg");
+        assert_eq!(fmt_f32(-f32::NAN, Specials::GODOT4), "nan");
+        assert_eq!(fmt_f32(-f32::NAN, Specials::GODOT3), "-nan");
+        assert_eq!(fmt_f64(f64::NAN, Specials::GODOT3), "nan");
+        assert_eq!(fmt_f32(-0.0, Specials::GODOT3), "-0");
     }
 
     #[test]
@@ -688,7 +728,7 @@ mod tests {
         // Every 65537th positive finite f32, subnormals included (about 32 000 values).
         for bits in (1u32..0x7f80_0000).step_by(65537) {
             let x = f32::from_bits(bits);
-            let s = fmt_f32(x, "-inf");
+            let s = fmt_f32(x, Specials::GODOT3);
             let back = s.parse::<f64>().unwrap() as f32;
             assert_eq!(back.to_bits(), x.to_bits(), "{s}");
         }

@@ -39,7 +39,8 @@
 //! | StringName | `&"name"` | (none; printed `&"name"`) | `@"name"` |
 //! | renamed types | `Quaternion`, `Transform3D` | `Quat`, `Transform` | `Quaternion`, `Transform` |
 //! | RID | `RID()`, `RID(5)` | nothing (the engine prints an empty text) | nothing |
-//! | -inf | `inf_neg` | `-inf` | `inf_neg` |
+//! | -inf | `inf_neg` | `-inf` (a FLOAT: `-inf.0`) | `inf_neg` |
+//! | NaN with its sign bit set | `nan` | `-nan` (a FLOAT: `-nan.0`) | `nan` |
 //!
 //! Godot 2 text is the Godot 3 form with the Godot 2 names (`Matrix32`, `Matrix3`,
 //! `RawArray`, `IntArray`, `RealArray`, ...). A type the chosen engine lacks (a `Vector2i`
@@ -79,8 +80,12 @@
 //!   print with the shortest digits of the `f32`, without a forced `.0`: `Vector2(1, 0.1)`;
 //! * exponents appear as in C's `%g` (`1e-05`, `1.5e+20`): when the exponent is below -4,
 //!   or at least max(6, number of digits);
-//! * `inf`, `nan`, and `inf_neg` (Godot 4, Pandemonium) or `-inf` (Godot 3, whose
-//!   `var2str` prints a FLOAT `-inf` as `-inf.0`, which its own parser cannot read);
+//! * `inf`, `nan`, and `inf_neg` (Godot 4, Pandemonium) or `-inf` (Godot 3 and 2); a NaN
+//!   whose sign bit is set prints `nan` in Godot 4 and Pandemonium but `-nan` in Godot 3
+//!   and 2, whose numbers go through C's `printf`. Godot 3's `var2str` appends `.0` to a
+//!   FLOAT's `-inf` and `-nan` (`-inf.0`, `-nan.0`), never to `inf` and `nan`, and so
+//!   does this crate (Godot 3.2.3's own `str2var` reads all four as the int 0; this
+//!   crate's parser reads them back);
 //! * `-0.0` keeps its sign (`-0.0`, `-0`), where the engines print `0`;
 //! * Godot 3 and Pandemonium print a FLOAT through their 32-bit `real_t` (a FLOAT `1e300`
 //!   prints as `inf` there); this crate prints the double's own digits in every dialect.
@@ -99,7 +104,7 @@
 //! [`Variant::from_str`](std::str::FromStr::from_str) (or [`Variant::from_text`]) reads
 //! the text of any dialect: spaces do not matter, every engine's type names are accepted
 //! (`Quat` and `Quaternion`, `PoolIntArray` and `PackedInt32Array`...), as are `&"..."`
-//! and `@"..."` StringNames, `inf_neg` and `-inf`, base64 `PackedByteArray("...")`, typed
+//! and `@"..."` StringNames, `inf_neg`, `-inf`, `-nan` (with or without `.0`), base64 `PackedByteArray("...")`, typed
 //! containers, `Object(...)` and `;` comments. A parse error carries the byte offset, line
 //! and column ([`ParseError`]). Nesting is limited to [`MAX_DEPTH`] levels, so hostile text
 //! cannot overflow the stack.

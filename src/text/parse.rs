@@ -300,14 +300,23 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 Tok::StrName(self.string(start)?)
             }
-            b'-' if self.text[self.pos + 1..].starts_with("inf") => {
+            b'-' if ["inf", "nan"]
+                .iter()
+                .any(|w| self.text[self.pos + 1..].starts_with(w)) =>
+            {
                 self.pos += 1;
-                match self.ident().as_str() {
-                    "inf" => Tok::Ident("-inf".into()),
+                let word = match self.ident().as_str() {
+                    "inf" => "-inf",
+                    "nan" => "-nan",
                     other => {
                         return Err(self.error_at(start, format!("unexpected '-{other}'")));
                     }
+                };
+                // Godot 3 prints a FLOAT -inf or -NaN as `-inf.0`, `-nan.0`.
+                if self.text[self.pos..].starts_with(".0") {
+                    self.pos += 2;
                 }
+                Tok::Ident(word.into())
             }
             b'-' | b'0'..=b'9' => self.number(start)?,
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => Tok::Ident(self.ident()),
@@ -1294,12 +1303,14 @@ fn basis_from(n: &[f32]) -> Basis {
     }
 }
 
-/// The float words the engine reads: `inf`, `-inf`, `inf_neg` and `nan`.
+/// The float words the engines print: `inf`, `-inf`, `inf_neg`, `nan` and `-nan` (a NaN
+/// with its sign bit set, in Godot 3).
 fn float_word(id: &str) -> Option<f64> {
     match id {
         "inf" => Some(f64::INFINITY),
         "-inf" | "inf_neg" => Some(f64::NEG_INFINITY),
         "nan" => Some(f64::NAN),
+        "-nan" => Some(-f64::NAN),
         _ => None,
     }
 }

@@ -330,7 +330,7 @@ pub(crate) mod raw {
         }
 
         fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<Vec<T>, E> {
-            if b.len() % T::SIZE != 0 {
+            if !b.len().is_multiple_of(T::SIZE) {
                 return Err(E::invalid_length(b.len(), &self));
             }
             Ok(crate::packet::packed::from_bytes(b))

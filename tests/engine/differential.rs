@@ -310,7 +310,7 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
                 }
                 // Truncated, or with a few random bytes appended.
                 4 => {
-                    if rng.next() % 2 == 0 {
+                    if rng.next().is_multiple_of(2) {
                         m.truncate(rng.below(m.len()));
                     } else {
                         for _ in 0..1 + rng.below(8) {

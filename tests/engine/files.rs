@@ -9,7 +9,8 @@ use crate::support::godot4::{self, Godot4};
 use godot_bin::file::{
     self, convert_godot3_to_godot4, Compression, ConvertOptions, Key, Reader, Writer,
 };
-use godot_bin::{framing, Config, Dialect, Dictionary, Variant};
+use godot_bin::framing::Framing;
+use godot_bin::{Config, Dialect, Dictionary, Variant};
 use libtest_mimic::Trial;
 
 /// This area's trials, for `tests/engine/main.rs`.
@@ -150,7 +151,7 @@ fn our_files(dialect: Dialect, modes: &[Compression]) -> Vec<(String, Vec<u8>)> 
 /// A GCPF file in mode 4 whose blocks a Brotli encoder made.
 fn brotli_file(content: &[u8]) -> Vec<u8> {
     let mut blocks: Vec<&[u8]> = content.chunks(4096).collect();
-    if content.len() % 4096 == 0 {
+    if content.len().is_multiple_of(4096) {
         blocks.push(&[]);
     }
     let packed: Vec<Vec<u8>> = blocks
@@ -316,7 +317,9 @@ fn check_engine_files(
 ) {
     let cfg = Config::new(dialect);
     let plain = read("plain.bin");
-    let expected: Vec<Variant> = framing::frames(&plain[..], &cfg, usize::MAX)
+    let expected: Vec<Variant> = Framing::new(cfg.clone())
+        .max_frame_len(usize::MAX)
+        .frames(&plain[..])
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(expected, values(dialect));

@@ -13,7 +13,7 @@
 use crate::support::engine::godot4_trial;
 use crate::support::godot4::Godot4;
 use crate::support::run::{self, RunResult};
-use godot_bin::framing::{read_framed, write_framed};
+use godot_bin::framing::Framing;
 use godot_bin::{Config, Dialect, Variant};
 use libtest_mimic::Trial;
 use std::io::Write;
@@ -339,8 +339,9 @@ fn logged_in(port: u16, name: &str) -> TcpStream {
     let cfg = Config::new(Dialect::Godot4);
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(WAIT)).unwrap();
-    write_framed(&mut s, &login(name), &cfg).unwrap();
-    let welcome: Variant = read_framed(&mut s, &cfg, 1 << 20).unwrap().unwrap();
+    let framing = Framing::new(cfg).max_frame_len(1 << 20);
+    framing.write(&mut s, &login(name)).unwrap();
+    let welcome: Variant = framing.read(&mut s).unwrap().unwrap();
     assert!(format!("{welcome:?}").contains("Welcome"), "{welcome:?}");
     s
 }
@@ -381,7 +382,9 @@ fn closing_is_a_disconnect() {
     let peer = s.local_addr().unwrap();
     let frame = {
         let mut f = Vec::new();
-        write_framed(&mut f, &login("again"), &Config::new(Dialect::Godot4)).unwrap();
+        Framing::new(Config::new(Dialect::Godot4))
+            .write(&mut f, &login("again"))
+            .unwrap();
         f
     };
     s.write_all(&frame[..frame.len() / 2]).unwrap();

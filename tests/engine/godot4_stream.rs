@@ -15,7 +15,7 @@ use crate::support::engine::godot4_trial;
 use crate::support::godot4::{self, Godot4};
 use crate::support::run::RunResult;
 use crate::support::variant::same;
-use godot_bin::framing::{decode_packet, encode_packet, frames, write_framed, Framing};
+use godot_bin::framing::Framing;
 use godot_bin::{
     Config, Dialect, PackedStringArray, Variant, VariantType, Vector2, Vector3, Vector4i,
 };
@@ -498,12 +498,15 @@ fn file_access_store_var_files_both_ways(engine: &Godot4) {
     let be = write.read_file("engine_be.bin");
     assert_eq!(le.len(), be.len());
     assert_ne!(le[..4], be[..4], "big_endian swaps the prefix");
-    let values: Vec<Variant> = frames(&le[..], &cfg, MAX_FRAME_LEN)
+    let values: Vec<Variant> = Framing::new(cfg.clone())
+        .max_frame_len(MAX_FRAME_LEN)
+        .frames(&le[..])
         .collect::<Result<_, _>>()
         .unwrap();
-    let values_be: Vec<Variant> = Framing::new(MAX_FRAME_LEN)
+    let values_be: Vec<Variant> = Framing::new(cfg.clone())
+        .max_frame_len(MAX_FRAME_LEN)
         .big_endian(true)
-        .frames(&be[..], &cfg)
+        .frames(&be[..])
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(values.len(), fixed.len());
@@ -520,12 +523,13 @@ fn file_access_store_var_files_both_ways(engine: &Godot4) {
     //    with FileAccess.get_var and compares them with its own.
     let mut ours = Vec::new();
     let mut ours_be = Vec::new();
-    let big = Framing::new(MAX_FRAME_LEN).big_endian(true);
+    let little = Framing::new(cfg.clone()).max_frame_len(MAX_FRAME_LEN);
+    let big = little.clone().big_endian(true);
     let mut expressions = Vec::new();
     macro_rules! put {
         ($name:expr, $v:expr, $gd:expr) => {{
-            write_framed(&mut ours, &$v, &cfg).unwrap();
-            big.write(&mut ours_be, &cfg, &$v).unwrap();
+            little.write(&mut ours, &$v).unwrap();
+            big.write(&mut ours_be, &$v).unwrap();
             expressions.push(format!("[\"{}\", {}]", $name, $gd));
         }};
     }
@@ -618,10 +622,7 @@ fn packet_peer_udp_put_var_uses_bare_packets_both_ways(engine: &Godot4) {
     assert_eq!(chosen.len(), udp_cases.len());
     let udp_cases: Vec<&str> = chosen.iter().map(|(c, _)| c.name).collect();
     // The crate's own packets for the second half, one datagram each.
-    let ours: Vec<Vec<u8>> = chosen
-        .iter()
-        .map(|(_, v)| encode_packet(&cfg, v).unwrap())
-        .collect();
+    let ours: Vec<Vec<u8>> = chosen.iter().map(|(_, v)| cfg.to_vec(v).unwrap()).collect();
 
     // 1. Engine -> crate -> engine: the engine sends each value as one datagram; the
     //    crate decodes the datagram as one bare packet and sends it back the same way.
@@ -638,8 +639,9 @@ fn packet_peer_udp_put_var_uses_bare_packets_both_ways(engine: &Godot4) {
         let result = (|| -> godot_bin::Result<Vec<(Variant, usize)>> {
             loop {
                 let (n, from) = socket.recv_from(&mut buf)?;
-                let value: Variant = decode_packet(&server_cfg, &buf[..n])?;
-                socket.send_to(&encode_packet(&server_cfg, &value)?, from)?;
+                // One datagram, one bare packet; the engine ignores what follows it.
+                let (value, _): (Variant, _) = server_cfg.take_from_slice(&buf[..n])?;
+                socket.send_to(&server_cfg.to_vec(&value)?, from)?;
                 if value == Variant::from("bye") {
                     for packet in &ours {
                         socket.send_to(packet, from)?;

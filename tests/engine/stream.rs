@@ -9,7 +9,7 @@ use crate::support::godot3;
 
 use crate::support::engine::godot3_trial;
 use crate::support::godot3::Godot3;
-use godot_bin::framing::{self, decode_packet, encode_packet, frames, write_framed, Framing};
+use godot_bin::framing::Framing;
 use godot_bin::{
     Color, Config, Dialect, NodePath, PackedStringArray, PackedVector2Array, Variant, VariantType,
     Vector2, Vector3,
@@ -219,9 +219,10 @@ pub(crate) fn echo_one_client(
     stream.set_nodelay(true)?;
     let mut writer = BufWriter::new(stream.try_clone()?);
     let mut seen = Vec::new();
-    for value in framing::variant_frames(BufReader::new(stream), &cfg, MAX_FRAME_LEN) {
+    let framing = Framing::new(cfg).max_frame_len(MAX_FRAME_LEN);
+    for value in framing.frames::<_, Variant>(BufReader::new(stream)) {
         let value = value?;
-        write_framed(&mut writer, &value, &cfg)?;
+        framing.write(&mut writer, &value)?;
         writer.flush()?;
         seen.push(value);
     }
@@ -342,14 +343,10 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var(engine: 
     let be = write.read_file("engine_be.bin");
     assert_eq!(le.len(), be.len());
     assert_ne!(le[..4], be[..4], "endian_swap swaps the prefix");
-    let values: Vec<Variant> = frames(&le[..], &cfg, MAX_FRAME_LEN)
-        .collect::<Result<_, _>>()
-        .unwrap();
-    let values_be: Vec<Variant> = Framing::new(MAX_FRAME_LEN)
-        .big_endian(true)
-        .frames(&be[..], &cfg)
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let little = Framing::new(cfg.clone()).max_frame_len(MAX_FRAME_LEN);
+    let big = little.clone().big_endian(true);
+    let values: Vec<Variant> = little.frames(&le[..]).collect::<Result<_, _>>().unwrap();
+    let values_be: Vec<Variant> = big.frames(&be[..]).collect::<Result<_, _>>().unwrap();
     assert_eq!(values_be, values, "only the prefix differs");
     assert_eq!(values.len(), 8);
     assert_eq!(values[1], Variant::Int(42));
@@ -374,9 +371,7 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var(engine: 
     assert_eq!(values[7], Variant::Nil);
     // The first value, typed.
     let mut file = std::io::Cursor::new(&le);
-    let player: Player = framing::read_framed(&mut file, &cfg, MAX_FRAME_LEN)
-        .unwrap()
-        .unwrap();
+    let player: Player = little.read(&mut file).unwrap().unwrap();
     assert_eq!(
         player,
         Player {
@@ -390,11 +385,10 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var(engine: 
     // 3. The crate writes new values; the engine reads them with File.get_var.
     let mut ours = Vec::new();
     let mut ours_be = Vec::new();
-    let big = Framing::new(MAX_FRAME_LEN).big_endian(true);
     macro_rules! put {
         ($v:expr) => {{
-            write_framed(&mut ours, &$v, &cfg).unwrap();
-            big.write(&mut ours_be, &cfg, &$v).unwrap();
+            little.write(&mut ours, &$v).unwrap();
+            big.write(&mut ours_be, &$v).unwrap();
         }};
     }
     put!(Player {
@@ -469,10 +463,11 @@ fn packet_peer_udp_put_var_uses_bare_packets(engine: &Godot3) {
         let result = (|| -> godot_bin::Result<Vec<Variant>> {
             loop {
                 let (n, from) = socket.recv_from(&mut buf)?;
-                let value: Variant = decode_packet(&cfg, &buf[..n])?;
+                // PacketPeer.get_var ignores bytes after the value.
+                let (value, _): (Variant, _) = cfg.take_from_slice(&buf[..n])?;
                 // The string "bye" ends the exchange.
                 let last = value == Variant::from("bye");
-                socket.send_to(&encode_packet(&cfg, &value)?, from)?;
+                socket.send_to(&cfg.to_vec(&value)?, from)?;
                 seen.push(value);
                 if last {
                     return Ok(seen);

@@ -1,18 +1,113 @@
 //! The GDScript text form against the real engine (the rest of the text form's tests, with
 //! the engines' text from the golden files, are in `tests/it/text.rs`).
 
-use crate::support::engine::godot3_trial;
+use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot3::{self, Godot3};
+use crate::support::godot4::{self, Godot4};
 use crate::support::variant::{same, without_container_types};
 use godot_bin::*;
 use libtest_mimic::Trial;
 
 /// This area's trials, for `tests/engine/main.rs`.
 pub fn trials() -> Vec<Trial> {
-    vec![godot3_trial(
-        "text::godot3_engine_prints_and_reads_our_text",
-        godot3_engine_prints_and_reads_our_text,
-    )]
+    vec![
+        godot3_trial(
+            "text::godot3_engine_prints_and_reads_our_text",
+            godot3_engine_prints_and_reads_our_text,
+        ),
+        godot3_trial(
+            "text::godot3_prints_signed_nans_and_infinities_as_we_do",
+            godot3_prints_signed_nans_and_infinities_as_we_do,
+        ),
+        godot4_trial(
+            "text::godot4_prints_signed_nans_and_infinities_as_we_do",
+            godot4_prints_signed_nans_and_infinities_as_we_do,
+        ),
+    ]
+}
+
+/// Values holding NaNs of both signs and infinities, as a FLOAT (64- and 32-bit), real
+/// components, packed elements and inside containers.
+fn special_floats() -> Vec<Variant> {
+    let neg_nan = f32::from_bits(0xffc0_0000);
+    let pos_nan = f32::from_bits(0x7fc0_0000);
+    let neg_nan64 = f64::from_bits(0xfff8_0000_0000_0000);
+    vec![
+        Variant::Float(neg_nan64),
+        Variant::Float(f64::from_bits(0x7ff8_0000_0000_0000)),
+        Variant::Float(f64::NEG_INFINITY),
+        Variant::Float(f64::INFINITY),
+        Variant::from(Vector2::new(neg_nan, pos_nan)),
+        Variant::from(Vector3::new(neg_nan, f32::NEG_INFINITY, 1.0)),
+        Variant::from(Color::from_rgba(neg_nan, 1.0, pos_nan, 1.0)),
+        Variant::from(vec![
+            Variant::Float(neg_nan64),
+            Variant::Float(f64::NEG_INFINITY),
+        ]),
+        Variant::from(PackedFloat32Array::from(vec![
+            neg_nan,
+            pos_nan,
+            f32::NEG_INFINITY,
+        ])),
+    ]
+}
+
+/// `var2str` of our packets holding NaNs and infinities is our Godot 3 text: `-nan` for
+/// a NaN with its sign bit set, `-nan.0` and `-inf.0` for such a FLOAT.
+fn godot3_prints_signed_nans_and_infinities_as_we_do(engine: &Godot3) {
+    let cfg = Config::new(Dialect::Godot3);
+    let values = special_floats();
+    let mut body = String::new();
+    let mut files = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        files.push((format!("n{i}.bin"), cfg.to_vec(v).unwrap()));
+        body.push_str(&format!(
+            "\twrite_text(\"n{i}.txt\", var2str(bytes2var(read_bytes(\"n{i}.bin\"))))\n"
+        ));
+    }
+    let file_refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let res = godot3::run_script(engine, &body, &file_refs);
+    res.assert_ok();
+    for (i, v) in values.iter().enumerate() {
+        assert_eq!(
+            v.to_text(Dialect::Godot3),
+            res.read_string(&format!("n{i}.txt")),
+            "{v:?}"
+        );
+    }
+    assert_eq!(res.read_string("n0.txt"), "-nan.0");
+}
+
+/// `var_to_str` of our packets holding NaNs and infinities is our Godot 4 text: `nan`
+/// whatever the sign, `inf_neg`.
+fn godot4_prints_signed_nans_and_infinities_as_we_do(engine: &Godot4) {
+    let cfg = Config::new(Dialect::Godot4);
+    let values = special_floats();
+    let mut body = String::new();
+    let mut files = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        files.push((format!("n{i}.bin"), cfg.to_vec(v).unwrap()));
+        body.push_str(&format!(
+            "\twrite_text(\"n{i}.txt\", var_to_str(bytes_to_var(read_bytes(\"n{i}.bin\"))))\n"
+        ));
+    }
+    let file_refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let res = godot4::run_script(engine, &body, &file_refs);
+    res.assert_ok();
+    for (i, v) in values.iter().enumerate() {
+        assert_eq!(
+            v.to_text(Dialect::Godot4),
+            res.read_string(&format!("n{i}.txt")),
+            "{v:?}"
+        );
+    }
+    assert_eq!(res.read_string("n0.txt"), "nan");
 }
 
 /// Our Godot 3 text against the real engine: `var2str` of our packets prints what we print

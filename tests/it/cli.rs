@@ -12,12 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const BIN: &str = env!("CARGO_BIN_EXE_godot-bin");
 
 fn dialect_arg(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Godot4 => "godot4",
-        Dialect::Godot3 => "godot3",
-        Dialect::Pandemonium => "pandemonium",
-        other => panic!("no golden file for {other}"),
-    }
+    d.id()
 }
 
 /// Runs the binary with `args` and `stdin`.
@@ -73,27 +68,16 @@ impl Drop for TempFile {
     }
 }
 
-/// Splits `dump` output of a .tsv into (name, text) pairs: a line starting with a row
-/// name and a tab starts a row, other lines continue the text.
-fn rows_of(output: &str, names: &[String]) -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for line in output.split_inclusive('\n') {
-        match line.split_once('\t') {
-            Some((name, rest)) if names.iter().any(|n| n == name) => {
-                rows.push((name.to_owned(), rest.to_owned()))
-            }
-            _ => rows
-                .last_mut()
-                .expect("output starts with a row")
-                .1
-                .push_str(line),
-        }
-    }
-    for row in &mut rows {
-        assert!(row.1.ends_with('\n'));
-        row.1.pop();
-    }
-    rows
+/// Splits `dump` output of a .tsv into (name, text) pairs: one line per row, the name,
+/// a tab and the text, whose newlines are written `\n`.
+fn rows_of(output: &str) -> Vec<(String, String)> {
+    output
+        .lines()
+        .map(|line| {
+            let (name, text) = line.split_once('\t').expect("name<TAB>text");
+            (name.to_owned(), text.replace("\\n", "\n"))
+        })
+        .collect()
 }
 
 #[test]
@@ -111,8 +95,7 @@ fn dump_prints_the_engines_text_for_golden_files() {
             ],
             b"",
         ));
-        let names: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
-        let printed = rows_of(&out, &names);
+        let printed = rows_of(&out);
         assert_eq!(printed.len(), rows.len(), "{file}: one output per row");
         for (row, (name, ours)) in rows.iter().zip(&printed) {
             assert_eq!(&row.name, name);
@@ -483,4 +466,190 @@ fn explain_walks_every_packet_the_library_writes() {
         let dumped = text(ok(&["--dialect", arg, "--framed", "dump", f.arg()], b""));
         assert!(!dumped.is_empty());
     }
+}
+
+/// `bytes` as store_var frames: each packet after its 4-byte length.
+fn frames_of(packets: &[&[u8]], big_endian: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for p in packets {
+        let len = p.len() as u32;
+        out.extend(if big_endian {
+            len.to_be_bytes()
+        } else {
+            len.to_le_bytes()
+        });
+        out.extend_from_slice(p);
+    }
+    out
+}
+
+#[test]
+fn dialect_names_are_read_by_the_librarys_from_str() {
+    let row = golden::row("godot3.tsv", "vector2");
+    let f = TempFile::new("bin", &row.bytes);
+    // Case-insensitive, and the Display names too.
+    for name in ["godot3", "GODOT3", "Godot 3", "godot_3"] {
+        assert_eq!(
+            text(ok(&["--dialect", name, "dump", f.arg()], b"")),
+            "Vector2( 1.5, -2 )\n",
+            "{name}"
+        );
+    }
+    let out = run(&["--dialect", "godot5", "dump", f.arg()], b"");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "expected one of: godot4, godot3, godot2, pandemonium, pandemonium37, pandemonium5"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn dump_without_framed_recognises_store_var_output() {
+    let a = golden::row("godot4.tsv", "dict_a1");
+    let b = golden::row("godot4.tsv", "vector2");
+    for big_endian in [false, true] {
+        let f = TempFile::new("bin", &frames_of(&[&a.bytes, &b.bytes], big_endian));
+        let out = run(&["dump", f.arg()], b"");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("store_var"), "{err}");
+        assert!(err.contains("2 frames"), "{err}");
+        let advice = if big_endian {
+            "hint: use --framed --big-endian"
+        } else {
+            "hint: use --framed"
+        };
+        assert!(err.contains(advice), "{err}");
+        assert!(out.stdout.is_empty(), "nothing printed as if it were bare");
+    }
+    // One frame: its prefix is the length of the rest.
+    let f = TempFile::new("bin", &frames_of(&[&b.bytes], false));
+    let err = String::from_utf8_lossy(&run(&["dump", f.arg()], b"").stderr).into_owned();
+    assert!(err.contains("1 frame,"), "{err}");
+    // A bare packet is not mistaken for one.
+    let f = TempFile::new("bin", &a.bytes);
+    let out = run(&["dump", f.arg()], b"");
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn dump_hints_at_the_dialect_that_decodes_cleanly() {
+    // A Godot 3 Vector3 (type 7) is a truncated Rect2 in Godot 4.
+    let v3 = golden::row("godot3.tsv", "vector3");
+    let f = TempFile::new("bin", &v3.bytes);
+    let out = run(&["dump", f.arg()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error at byte offset"), "{err}");
+    assert!(
+        err.contains(
+            "hint: the input does not decode cleanly as Godot 4, but it does with --dialect godot3"
+        ),
+        "{err}"
+    );
+    // A Godot 3 Rect2 (type 6) in a frame reads as a Godot 4 Vector2i with 8 bytes left.
+    let rect = golden::row("godot3.tsv", "rect2");
+    let f = TempFile::new("bin", &frames_of(&[&rect.bytes], false));
+    let out = run(&["--framed", "dump", f.arg()], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("8 bytes after the value"), "{err}");
+    assert!(err.contains("but it does with --dialect godot3"), "{err}");
+    // No hint when the chosen dialect reads the input cleanly.
+    let out = run(&["--dialect", "godot3", "--framed", "dump", f.arg()], b"");
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn explain_names_types_as_the_dialect_does() {
+    let mut bare = Vec::new();
+    for name in ["quat", "pool_int", "transform"] {
+        bare.extend(golden::row("godot3.tsv", name).bytes);
+    }
+    let f = TempFile::new("bin", &bare);
+    let out = text(ok(&["--dialect", "godot3", "explain", f.arg()], b""));
+    for header in [
+        "Quat header: type id 10",
+        "PoolIntArray header: type id 21",
+        "Transform header: type id 13",
+    ] {
+        assert!(out.contains(header), "{header}: {out}");
+    }
+    assert!(
+        !out.contains("Quaternion") && !out.contains("Packed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn dump_of_a_tsv_keeps_each_row_on_one_line() {
+    let dict = golden::row("godot4.tsv", "dict_a1");
+    let s = godot_bin::to_vec(&"two\nlines\tand a tab").unwrap();
+    let tsv = format!(
+        "# rows\nd\t{}\ns\t{}\n",
+        crate::support::hex::encode(&dict.bytes),
+        crate::support::hex::encode(&s)
+    );
+    let f = TempFile::new("tsv", tsv.as_bytes());
+    let out = text(ok(&["dump", f.arg()], b""));
+    assert_eq!(out, "d\t{\\n\"a\": 1\\n}\ns\t\"two\\nlines\\tand a tab\"\n");
+}
+
+#[test]
+fn encode_writes_to_a_file_with_o() {
+    let f = TempFile::new("bin", b"");
+    let out = run(&["encode", "-o", f.arg()], b"42");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(&f.0).unwrap(), [2, 0, 0, 0, 42, 0, 0, 0]);
+}
+
+/// `script` (util-linux) gives the binary a pseudo-terminal as its standard output.
+#[cfg(target_os = "linux")]
+#[test]
+fn encode_refuses_to_write_binary_to_a_terminal() {
+    let cmd = format!("{BIN} encode");
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux `script` runs a command on a pseudo-terminal");
+    assert_eq!(out.status.code(), Some(1));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("refusing to write binary packets to a terminal")
+            && shown.contains("-o FILE"),
+        "{shown}"
+    );
+    // With -o the terminal is not written to, so encoding goes ahead.
+    let f = TempFile::new("bin", b"");
+    let cmd = format!("echo 7 | {BIN} encode -o {}", f.arg());
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(std::fs::read(&f.0).unwrap(), [2, 0, 0, 0, 7, 0, 0, 0]);
 }

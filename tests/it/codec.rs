@@ -4,7 +4,7 @@
 use bytes::BytesMut;
 use futures_util::{SinkExt, StreamExt};
 use godot_bin::codec::VariantCodec;
-use godot_bin::framing::{write_framed, Framing, DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
+use godot_bin::framing::{Framing, DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
 use godot_bin::{Config, Dialect, ErrorKind, Variant, Vector2, Vector3};
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
@@ -28,18 +28,24 @@ fn msgs() -> Vec<Msg> {
 }
 
 fn framed(cfg: &Config, values: &[Msg]) -> Vec<u8> {
+    let framing = Framing::new(cfg.clone());
     let mut out = Vec::new();
     for v in values {
-        write_framed(&mut out, v, cfg).unwrap();
+        framing.write(&mut out, v).unwrap();
     }
     out
+}
+
+/// A codec for `cfg` with frames of at most `max` packet bytes.
+fn new_codec<T>(cfg: Config, max: usize) -> VariantCodec<T> {
+    VariantCodec::new(Framing::new(cfg).max_frame_len(max))
 }
 
 #[test]
 fn a_frame_arriving_one_byte_at_a_time() {
     let cfg = Config::new(Dialect::Godot3);
     let bytes = framed(&cfg, &msgs()[..1]);
-    let mut codec = VariantCodec::<Msg>::new(cfg, 1024);
+    let mut codec = new_codec::<Msg>(cfg, 1024);
     let mut buf = BytesMut::new();
     for (i, &b) in bytes.iter().enumerate() {
         buf.extend_from_slice(&[b]);
@@ -59,7 +65,7 @@ fn several_frames_in_one_read() {
     let cfg = Config::new(Dialect::Godot4);
     let all = msgs();
     let bytes = framed(&cfg, &all);
-    let mut codec = VariantCodec::<Msg>::new(cfg, 1024);
+    let mut codec = new_codec::<Msg>(cfg, 1024);
     // All frames plus the first three bytes of another one.
     let mut buf = BytesMut::from(&bytes[..]);
     buf.extend_from_slice(&bytes[..3]);
@@ -78,7 +84,7 @@ fn a_frame_split_across_reads_at_every_point() {
     let all = msgs();
     let bytes = framed(&cfg, &all);
     for cut in 0..=bytes.len() {
-        let mut codec = VariantCodec::<Msg>::new(cfg.clone(), 1024);
+        let mut codec = new_codec::<Msg>(cfg.clone(), 1024);
         let mut buf = BytesMut::from(&bytes[..cut]);
         let mut got = Vec::new();
         while let Some(m) = codec.decode(&mut buf).unwrap() {
@@ -95,7 +101,7 @@ fn a_frame_split_across_reads_at_every_point() {
 
 #[test]
 fn a_length_above_the_maximum_is_refused_without_reserving() {
-    let mut codec = VariantCodec::<Variant>::new(Config::default(), 100);
+    let mut codec = new_codec::<Variant>(Config::default(), 100);
     let mut buf = BytesMut::with_capacity(8);
     buf.extend_from_slice(&101u32.to_le_bytes());
     let err = codec.decode(&mut buf).unwrap_err();
@@ -117,17 +123,19 @@ fn a_length_above_the_maximum_is_refused_without_reserving() {
 fn the_maximum_is_inclusive_and_room_is_reserved_for_a_checked_length() {
     let cfg = Config::default();
     let mut whole = Vec::new();
-    write_framed(&mut whole, &"abcd", &cfg).unwrap();
+    Framing::new(cfg.clone())
+        .write(&mut whole, &"abcd")
+        .unwrap();
     let packet_len = whole.len() - PREFIX_LEN;
 
-    let mut codec = VariantCodec::<String>::new(cfg.clone(), packet_len);
+    let mut codec = new_codec::<String>(cfg.clone(), packet_len);
     let mut buf = BytesMut::from(&whole[..PREFIX_LEN]);
     assert_eq!(codec.decode(&mut buf).unwrap(), None);
     assert!(buf.capacity() >= whole.len(), "room for the checked frame");
     buf.extend_from_slice(&whole[PREFIX_LEN..]);
     assert_eq!(codec.decode(&mut buf).unwrap().as_deref(), Some("abcd"));
 
-    let mut smaller = VariantCodec::<String>::new(cfg, packet_len - 1);
+    let mut smaller = new_codec::<String>(cfg, packet_len - 1);
     let err = smaller.decode(&mut BytesMut::from(&whole[..])).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::LengthOutOfRange(n) if *n == packet_len as i64));
 }
@@ -136,9 +144,13 @@ fn the_maximum_is_inclusive_and_room_is_reserved_for_a_checked_length() {
 fn an_undecodable_frame_is_consumed_and_the_next_one_reads() {
     let cfg = Config::default();
     let mut bytes = Vec::new();
-    write_framed(&mut bytes, &"not a Msg", &cfg).unwrap();
-    write_framed(&mut bytes, &Msg::Quit, &cfg).unwrap();
-    let mut codec = VariantCodec::<Msg>::new(cfg, 1024);
+    Framing::new(cfg.clone())
+        .write(&mut bytes, &"not a Msg")
+        .unwrap();
+    Framing::new(cfg.clone())
+        .write(&mut bytes, &Msg::Quit)
+        .unwrap();
+    let mut codec = new_codec::<Msg>(cfg, 1024);
     let mut buf = BytesMut::from(&bytes[..]);
     assert!(codec.decode(&mut buf).is_err());
     assert_eq!(codec.decode(&mut buf).unwrap(), Some(Msg::Quit));
@@ -147,7 +159,7 @@ fn an_undecodable_frame_is_consumed_and_the_next_one_reads() {
 #[test]
 fn encoding_matches_write_framed_and_respects_the_maximum() {
     let cfg = Config::new(Dialect::Godot3);
-    let mut codec = VariantCodec::<Msg>::new(cfg.clone(), 64);
+    let mut codec = new_codec::<Msg>(cfg.clone(), 64);
     let mut dst = BytesMut::new();
     for m in msgs() {
         codec.encode(&m, &mut dst).unwrap();
@@ -155,7 +167,9 @@ fn encoding_matches_write_framed_and_respects_the_maximum() {
     // Any serializable type can be sent, not only the decoded one.
     codec.encode(Vector3::new(1.0, 2.0, 3.0), &mut dst).unwrap();
     let mut expected = framed(&cfg, &msgs());
-    write_framed(&mut expected, &Vector3::new(1.0, 2.0, 3.0), &cfg).unwrap();
+    Framing::new(cfg.clone())
+        .write(&mut expected, &Vector3::new(1.0, 2.0, 3.0))
+        .unwrap();
     assert_eq!(dst[..], expected[..]);
 
     let before = dst.clone();
@@ -170,8 +184,10 @@ fn encoding_matches_write_framed_and_respects_the_maximum() {
 #[test]
 fn a_big_endian_codec() {
     let cfg = Config::default();
-    let framing = Framing::new(1024).big_endian(true);
-    let mut codec = VariantCodec::<Msg>::with_framing(cfg.clone(), framing);
+    let framing = Framing::new(cfg.clone())
+        .max_frame_len(1024)
+        .big_endian(true);
+    let mut codec = VariantCodec::<Msg>::from(framing);
     assert!(codec.framing().is_big_endian());
     assert_eq!(codec.config(), &cfg);
     let mut dst = BytesMut::new();
@@ -186,7 +202,7 @@ fn a_big_endian_codec() {
 fn the_default_codec_is_godot4_with_the_default_maximum() {
     let codec = VariantCodec::<Variant>::default();
     assert_eq!(codec.config().dialect(), Dialect::Godot4);
-    assert_eq!(codec.framing().max_frame_len(), DEFAULT_MAX_FRAME_LEN);
+    assert_eq!(codec.framing().frame_len_limit(), DEFAULT_MAX_FRAME_LEN);
 }
 
 #[tokio::test]
@@ -202,7 +218,7 @@ async fn framed_read_over_a_byte_at_a_time_pipe() {
         }
         // Dropping tx ends the stream cleanly.
     });
-    let got: Vec<Msg> = FramedRead::new(rx, VariantCodec::<Msg>::new(cfg, 1024))
+    let got: Vec<Msg> = FramedRead::new(rx, new_codec::<Msg>(cfg, 1024))
         .map(|r| r.unwrap())
         .collect()
         .await;
@@ -216,7 +232,7 @@ async fn framed_read_reports_a_truncated_last_frame() {
     let bytes = framed(&cfg, &msgs());
     let cut = bytes.len() - 2;
     let reader = &bytes[..cut];
-    let mut frames = FramedRead::new(reader, VariantCodec::<Msg>::new(cfg, 1024));
+    let mut frames = FramedRead::new(reader, new_codec::<Msg>(cfg, 1024));
     for m in &msgs()[..3] {
         assert_eq!(frames.next().await.unwrap().unwrap(), *m);
     }
@@ -233,7 +249,7 @@ async fn a_tcp_echo_with_the_codec() {
     let server = tokio::spawn(async move {
         let (socket, _) = listener.accept().await.unwrap();
         let mut framed =
-            tokio_util::codec::Framed::new(socket, VariantCodec::<Variant>::new(server_cfg, 1024));
+            tokio_util::codec::Framed::new(socket, new_codec::<Variant>(server_cfg, 1024));
         let mut seen = 0;
         while let Some(value) = framed.next().await {
             framed.send(&value.unwrap()).await.unwrap();
@@ -242,7 +258,7 @@ async fn a_tcp_echo_with_the_codec() {
         seen
     });
     let socket = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut client = tokio_util::codec::Framed::new(socket, VariantCodec::<Msg>::new(cfg, 1024));
+    let mut client = tokio_util::codec::Framed::new(socket, new_codec::<Msg>(cfg, 1024));
     for m in msgs() {
         client.send(&m).await.unwrap();
         assert_eq!(client.next().await.unwrap().unwrap(), m);

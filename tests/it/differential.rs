@@ -3,8 +3,8 @@
 
 use godot_bin::{Config, Dialect, Variant};
 
-/// The engine adds the NodePath name and subname counts as `uint32_t` (FORMAT.md §2.6:
-/// "the counts are not checked up front"), so a sum past 2^32 wraps to a small total and
+/// The engine adds the NodePath name and subname counts as `uint32_t` (`src/packet/nodepath.rs`:
+/// "The engine adds the counts as wrapping u32s"), so a sum past 2^32 wraps to a small total and
 /// the packet decodes (found by the engine differential, `tests/engine/differential.rs`).
 #[test]
 fn nodepath_counts_wrap_as_in_the_engine() {

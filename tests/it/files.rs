@@ -3,7 +3,7 @@
 //! deterministic.
 
 use godot_bin::file::{self, Compression, Container, Key, Layout, Reader, Writer};
-use godot_bin::framing::{self, ENGINE_MAX_FRAME_LEN};
+use godot_bin::framing::{Framing, ENGINE_MAX_FRAME_LEN};
 use godot_bin::{Config, Dialect, ErrorKind, Variant};
 use std::path::PathBuf;
 
@@ -61,7 +61,7 @@ impl Row {
 }
 
 fn data_dir() -> PathBuf {
-    crate::support::golden::data_dir().join("files")
+    crate::support::golden::files_dir()
 }
 
 fn rows() -> Vec<Row> {
@@ -93,7 +93,9 @@ fn rows() -> Vec<Row> {
 
 /// Every frame of `content`, decoded in the engine's dialect.
 fn frames_of(content: &[u8], dialect: Dialect) -> Vec<Variant> {
-    framing::frames(content, &Config::new(dialect), ENGINE_MAX_FRAME_LEN)
+    Framing::new(Config::new(dialect))
+        .max_frame_len(ENGINE_MAX_FRAME_LEN)
+        .frames(content)
         .collect::<Result<_, _>>()
         .unwrap()
 }
@@ -326,7 +328,7 @@ pub fn gcpf_with(mode: u32, content: &[u8], pack: impl Fn(&[u8]) -> Vec<u8>) -> 
         .chunks(4096)
         .chain(
             std::iter::once(&content[content.len() / 4096 * 4096..])
-                .filter(|_| content.len() % 4096 == 0),
+                .filter(|_| content.len().is_multiple_of(4096)),
         )
         .map(pack)
         .collect();

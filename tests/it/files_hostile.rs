@@ -15,10 +15,7 @@ fn bound(file_len: usize) -> usize {
 }
 
 fn golden(engine: &str, name: &str) -> Vec<u8> {
-    let path = crate::support::golden::data_dir()
-        .join("files")
-        .join(engine)
-        .join(name);
+    let path = crate::support::golden::files_dir().join(engine).join(name);
     std::fs::read(path).unwrap()
 }
 

@@ -115,7 +115,7 @@ fn every_truncation_of_every_golden_packet_is_an_error() {
                 // for "wait for more bytes", never another kind of error.
                 Ok(Err(e)) => {
                     let eof = matches!(e.kind(), ErrorKind::UnexpectedEof);
-                    if !eof || e.offset().map_or(true, |at| at > k) {
+                    if !eof || e.offset().is_none_or(|at| at > k) {
                         failures.push(format!("{what}: wrong error {e:?}"));
                     }
                     // from_slice refuses it too, with the same error.
@@ -178,7 +178,7 @@ fn check_mutant(cfg: &Config, bytes: &[u8], what: &str, failures: &mut Vec<Strin
                     what()
                 ));
             }
-            if e.offset().map_or(true, |at| at > bytes.len()) {
+            if e.offset().is_none_or(|at| at > bytes.len()) {
                 failures.push(format!("{}: bad offset in {e:?}", what()));
             }
             false
@@ -438,8 +438,8 @@ fn length_bombs_fail_fast_as_the_end_of_input_or_out_of_range() {
 
 #[test]
 fn negative_packed_string_count_is_an_empty_array_as_in_the_engine() {
-    // FORMAT.md §2.10: the engine does not check a PackedStringArray count; a negative
-    // one runs the loop zero times.
+    // src/packet/packed.rs: the engine does not check a PackedStringArray count; a
+    // negative one runs the loop zero times.
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         let id = id_of(
             dialect,
@@ -504,8 +504,8 @@ fn exactly_1024_levels_decode_and_deeper_fails() {
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         for dict in [false, true] {
             let what = format!("{dialect} {}", if dict { "Dictionary" } else { "Array" });
-            // FORMAT.md §2.10: the top level is depth 0; a value at depth 1024 decodes, one at
-            // depth 1025 fails. 1024 containers put the int at depth 1024; 1025 containers
+            // `Config::max_depth`: the top level is depth 0; a value at depth 1024 decodes,
+            // one at depth 1025 fails. 1024 containers put the int at depth 1024; 1025 containers
             // (the innermost empty) put the innermost container at depth 1024.
             let ok = [
                 nested(dialect, dict, 1024, Some(&int)),
@@ -779,7 +779,8 @@ fn errors_carry_the_offset_of_the_bad_byte() {
 }
 
 /// Found by `fuzz/` (target `roundtrip`): Pandemonium 5's TYPED_ARRAY (id 27) may name
-/// any element type, itself included (FORMAT.md §5.3); it decodes, so it must encode back.
+/// any element type, itself included (`src/packet/container.rs`); it decodes, so it must
+/// encode back.
 #[test]
 fn fuzz_crash_typed_array_of_typed_arrays_reencodes() {
     let cfg = Config::new(Dialect::Pandemonium5);

@@ -73,7 +73,7 @@ fn common_leaf(wide: bool) -> BoxedStrategy<Variant> {
             any::<bool>()
         )
             .prop_map(|(names, subnames, absolute)| {
-                // The engine reads an empty absolute path as relative (FORMAT.md §2.6).
+                // The engine reads an empty absolute path as relative (`src/packet/nodepath.rs`).
                 let absolute = absolute && !(names.is_empty() && subnames.is_empty());
                 Variant::from(NodePath {
                     names,
@@ -172,7 +172,7 @@ fn godot2_leaf() -> BoxedStrategy<Variant> {
     prop_oneof![image, event, Just(Variant::ObjectId(ObjectId(0)))].boxed()
 }
 
-/// The extra words of a Godot 2 InputEvent type (FORMAT.md §4.6).
+/// The extra words of a Godot 2 InputEvent type (`src/packet/godot2.rs`, `InputEvent`).
 struct InputEventWords;
 impl InputEventWords {
     fn of(event_type: u32, long_joystick: bool) -> usize {

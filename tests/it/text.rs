@@ -165,6 +165,108 @@ fn every_golden_value_survives_text_in_every_dialect() {
     assert!(n > 480, "{n}");
 }
 
+/// A NaN with its sign bit set, as Godot 3.2.3 prints it (`var2str` of `bytes2var` of
+/// packets holding one): `-nan` as a component or packed element, `-nan.0` as a FLOAT;
+/// a NaN without the sign prints `nan` (and `inf` no `.0`), and `-INF` prints `-inf.0`.
+/// Engine output, `godot3-server --no-window -s`, Godot 3.2.3:
+///
+/// ```text
+/// var2str: -nan.0 | nan | Vector2( -nan, 1 ) | Vector3( -nan, -nan, 1 )
+///          Color( -nan, 1, 1, 1 ) | [ -nan.0 ] | PoolRealArray( -nan ) | -inf.0
+/// ```
+#[test]
+fn a_negative_nan_prints_as_godot3_prints_it() {
+    let neg_nan = f32::from_bits(0xffc0_0000);
+    let pos_nan = f32::from_bits(0x7fc0_0000);
+    let d = Dialect::Godot3;
+    let cases: Vec<(Variant, &str)> = vec![
+        (
+            Variant::Float(f64::from_bits(0xfff8_0000_0000_0000)),
+            "-nan.0",
+        ),
+        (Variant::Float(f64::from(neg_nan)), "-nan.0"),
+        (Variant::Float(f64::from_bits(0x7ff8_0000_0000_0000)), "nan"),
+        (
+            Variant::from(Vector2::new(neg_nan, 1.0)),
+            "Vector2( -nan, 1 )",
+        ),
+        (
+            Variant::from(Vector2::new(pos_nan, 1.0)),
+            "Vector2( nan, 1 )",
+        ),
+        (
+            Variant::from(Vector3::new(neg_nan, neg_nan, 1.0)),
+            "Vector3( -nan, -nan, 1 )",
+        ),
+        (
+            Variant::from(Color::from_rgba(neg_nan, 1.0, 1.0, 1.0)),
+            "Color( -nan, 1, 1, 1 )",
+        ),
+        (Variant::from(vec![Variant::Float(-f64::NAN)]), "[ -nan.0 ]"),
+        (
+            Variant::from(PackedFloat32Array::from(vec![neg_nan])),
+            "PoolRealArray( -nan )",
+        ),
+    ];
+    for (v, want) in &cases {
+        assert_eq!(v.to_text(d), *want, "{v:?}");
+        // The text reads back to a NaN with the same sign.
+        let back: Variant = want.parse().unwrap_or_else(|e| panic!("{want}: {e}"));
+        assert!(same(&back, v), "{want}: {back:?} != {v:?}");
+        // Debug prints every NaN as `NaN`: compare the packets, sign bits included.
+        let cfg = Config::new(d);
+        assert_eq!(
+            cfg.to_vec(&back).unwrap(),
+            cfg.to_vec(v).unwrap(),
+            "{want}: the sign is kept"
+        );
+    }
+    assert_eq!(
+        "-inf.0".parse::<Variant>().unwrap(),
+        Variant::Float(f64::NEG_INFINITY)
+    );
+}
+
+/// Godot 4.4.1 prints every NaN as `nan`, whatever its sign bit (`var_to_str` of
+/// `bytes_to_var` of packets holding one; `godot4 --headless -s`):
+///
+/// ```text
+/// var_to_str: nan | nan | Vector2(nan, 1) | Color(nan, 1, 1, 1) | [nan]
+///             PackedFloat32Array(nan) | PackedFloat64Array(nan)
+/// ```
+/// Pandemonium, whose writer is Godot 4's in this respect (`inf_neg`), prints the same.
+#[test]
+fn a_negative_nan_prints_as_godot4_prints_it() {
+    let neg_nan = f32::from_bits(0xffc0_0000);
+    let neg_nan64 = f64::from_bits(0xfff8_0000_0000_0000);
+    let cases: Vec<(Variant, &str)> = vec![
+        (Variant::Float(neg_nan64), "nan"),
+        (Variant::Float(f64::NAN), "nan"),
+        (Variant::from(Vector2::new(neg_nan, 1.0)), "Vector2(nan, 1)"),
+        (
+            Variant::from(Color::from_rgba(neg_nan, 1.0, 1.0, 1.0)),
+            "Color(nan, 1, 1, 1)",
+        ),
+        (Variant::from(vec![Variant::Float(neg_nan64)]), "[nan]"),
+        (
+            Variant::from(PackedFloat32Array::from(vec![neg_nan])),
+            "PackedFloat32Array(nan)",
+        ),
+        (
+            Variant::from(PackedFloat64Array::from(vec![neg_nan64])),
+            "PackedFloat64Array(nan)",
+        ),
+    ];
+    for (v, want) in &cases {
+        assert_eq!(v.to_text(Dialect::Godot4), *want, "{v:?}");
+        assert_eq!(v.to_string(), *want, "{v:?}");
+    }
+    assert_eq!(
+        Variant::Float(neg_nan64).to_text(Dialect::Pandemonium),
+        "nan"
+    );
+}
+
 #[test]
 fn floats_print_shortest_and_read_back_bit_exact() {
     let cases: &[(f64, &str)] = &[
@@ -188,9 +290,11 @@ fn floats_print_shortest_and_read_back_bit_exact() {
         assert_eq!(v.to_string(), want, "{x:?}");
         assert!(same(&want.parse().unwrap(), &v), "{want}");
     }
+    // Godot 3.2.3's var2str(-INF) prints `-inf.0`: its writer appends `.0` to every
+    // FLOAT text but `inf` and `nan`.
     assert_eq!(
         Variant::Float(f64::NEG_INFINITY).to_text(Dialect::Godot3),
-        "-inf"
+        "-inf.0"
     );
     assert_eq!(
         Variant::Float(f64::NEG_INFINITY).to_text(Dialect::Pandemonium),

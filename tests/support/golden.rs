@@ -26,6 +26,20 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
+/// `tests/data/files`: the engines' encrypted and compressed saves. Kept out of the
+/// published crate (5 MiB, `exclude` in Cargo.toml): the tests that read it run from a
+/// clone of the repository, and say so when it is missing.
+pub fn files_dir() -> PathBuf {
+    let dir = data_dir().join("files");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the engines' save files are not in the published crate; run these \
+         tests from a clone of the repository",
+        dir.display()
+    );
+    dir
+}
+
 /// `tests/data/golden` (`GODOT_BIN_GOLDEN_DIR` points elsewhere, e.g. at a newer copy).
 pub fn dir() -> PathBuf {
     match std::env::var_os("GODOT_BIN_GOLDEN_DIR") {

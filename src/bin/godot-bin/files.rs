@@ -41,6 +41,7 @@ fn failure(e: godot_bin::Error) -> Failure {
     Failure {
         offset: e.offset(),
         message: format!("{}{hint}", e.kind()),
+        hint: None,
     }
 }
 

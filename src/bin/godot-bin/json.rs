@@ -2,8 +2,7 @@
 //! the type, a one-key `{"$Type": ...}` object where it does not. See [`MAPPING_HELP`].
 
 use godot_bin::*;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt::{self, Write};
+use serde_json::{Map, Number, Value};
 
 /// The mapping, for `--help`.
 pub const MAPPING_HELP: &str = r#"JSON mapping (lossless; what --json prints and reads):
@@ -29,160 +28,32 @@ pub const MAPPING_HELP: &str = r#"JSON mapping (lossless; what --json prints and
   {"$Image": {"format": 4, "mipmaps": 0, "width": 1, "height": 1, "data": [...]}}   (Godot 2)
   {"$InputEvent": {"type": 1, "device": 0, "extra": [...]}}                        (Godot 2)"#;
 
-/// `s` as a JSON string.
-pub fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    push_str(&mut out, s);
-    out
-}
-
-fn push_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// `v` in the JSON mapping, on one line.
-pub fn to_json(v: &Variant) -> String {
-    let mut out = String::new();
-    write_value(&mut out, v);
-    out
-}
-
-/// A float component: a JSON number, or "inf" / "-inf" / "nan".
-fn push_f64(out: &mut String, x: f64) {
-    if x.is_finite() {
-        let _ = write!(out, "{x:?}");
-    } else {
-        out.push_str(if x.is_nan() {
-            "\"nan\""
-        } else if x > 0.0 {
-            "\"inf\""
-        } else {
-            "\"-inf\""
-        });
-    }
-}
-
-fn push_f32(out: &mut String, x: f32) {
-    if x.is_finite() {
-        // The shortest digits of the f32, which read back to it.
-        let _ = write!(out, "{x:?}");
-    } else {
-        push_f64(out, f64::from(x));
-    }
-}
-
-fn list<T>(out: &mut String, items: &[T], mut each: impl FnMut(&mut String, &T)) {
-    out.push('[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        each(out, item);
-    }
-    out.push(']');
-}
-
-fn tagged(out: &mut String, tag: &str, body: impl FnOnce(&mut String)) {
-    out.push_str("{\"$");
-    out.push_str(tag);
-    out.push_str("\":");
-    body(out);
-    out.push('}');
-}
-
-fn reals(out: &mut String, tag: &str, xs: &[f32]) {
-    tagged(out, tag, |o| list(o, xs, |o, x| push_f32(o, *x)));
-}
-
-fn ints(out: &mut String, tag: &str, xs: &[i32]) {
-    tagged(out, tag, |o| list(o, xs, |o, x| push_int(o, i64::from(*x))));
-}
-
-fn push_int(out: &mut String, i: i64) {
-    let _ = write!(out, "{i}");
-}
-
-fn element_type(out: &mut String, t: &ElementType) {
-    match t {
-        ElementType::Builtin(ty) => {
-            out.push_str("{\"builtin\":");
-            push_str(out, ty.name());
-        }
-        ElementType::ClassName(c) => {
-            out.push_str("{\"class\":");
-            push_str(out, c);
-        }
-        ElementType::Script(p) => {
-            out.push_str("{\"script\":");
-            push_str(out, p);
-        }
-        ElementType::Untyped => {
-            out.push_str("null");
-            return;
-        }
-    }
-    out.push('}');
-}
-
-fn typed_items(out: &mut String, tag: &str, a: &Array) {
-    tagged(out, tag, |o| {
-        o.push_str("{\"type\":");
-        element_type(o, &a.element_type);
-        o.push_str(",\"items\":");
-        list(o, &a.items, write_value);
-        o.push('}');
-    });
-}
-
-fn write_value(out: &mut String, v: &Variant) {
+/// `v` in the JSON mapping.
+pub fn to_json(v: &Variant) -> Value {
     match v {
-        Variant::Nil => out.push_str("null"),
-        Variant::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Variant::Int(i) => push_int(out, *i),
-        Variant::Float(x) if x.is_finite() => push_f64(out, *x),
-        Variant::Float(x) => tagged(out, "float", |o| push_f64(o, *x)),
-        Variant::String(s) => push_str(out, s),
-        Variant::StringName(s) => tagged(out, "StringName", |o| push_str(o, s)),
-        Variant::NodePath(p) => tagged(out, "NodePath", |o| push_str(o, &p.to_string())),
-        Variant::Vector2(v) => reals(out, "Vector2", &[v.x, v.y]),
-        Variant::Vector2i(v) => ints(out, "Vector2i", &[v.x, v.y]),
-        Variant::Rect2(r) => reals(
-            out,
-            "Rect2",
-            &[r.position.x, r.position.y, r.size.x, r.size.y],
-        ),
-        Variant::Rect2i(r) => ints(
-            out,
-            "Rect2i",
-            &[r.position.x, r.position.y, r.size.x, r.size.y],
-        ),
-        Variant::Vector3(v) => reals(out, "Vector3", &[v.x, v.y, v.z]),
-        Variant::Vector3i(v) => ints(out, "Vector3i", &[v.x, v.y, v.z]),
+        Variant::Nil => Value::Null,
+        Variant::Bool(b) => Value::Bool(*b),
+        Variant::Int(i) => Value::from(*i),
+        Variant::Float(x) if x.is_finite() => f64_value(*x),
+        Variant::Float(x) => tagged("float", f64_value(*x)),
+        Variant::String(s) => Value::from(s.as_str()),
+        Variant::StringName(s) => tagged("StringName", Value::from(s.0.as_str())),
+        Variant::NodePath(p) => tagged("NodePath", Value::from(p.to_string())),
+        Variant::Vector2(v) => reals("Vector2", &[v.x, v.y]),
+        Variant::Vector2i(v) => ints("Vector2i", &[v.x, v.y]),
+        Variant::Rect2(r) => reals("Rect2", &[r.position.x, r.position.y, r.size.x, r.size.y]),
+        Variant::Rect2i(r) => ints("Rect2i", &[r.position.x, r.position.y, r.size.x, r.size.y]),
+        Variant::Vector3(v) => reals("Vector3", &[v.x, v.y, v.z]),
+        Variant::Vector3i(v) => ints("Vector3i", &[v.x, v.y, v.z]),
         Variant::Transform2D(t) => reals(
-            out,
             "Transform2D",
             &[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y],
         ),
-        Variant::Vector4(v) => reals(out, "Vector4", &[v.x, v.y, v.z, v.w]),
-        Variant::Vector4i(v) => ints(out, "Vector4i", &[v.x, v.y, v.z, v.w]),
-        Variant::Plane(p) => reals(out, "Plane", &[p.normal.x, p.normal.y, p.normal.z, p.d]),
-        Variant::Quaternion(q) => reals(out, "Quaternion", &[q.x, q.y, q.z, q.w]),
+        Variant::Vector4(v) => reals("Vector4", &[v.x, v.y, v.z, v.w]),
+        Variant::Vector4i(v) => ints("Vector4i", &[v.x, v.y, v.z, v.w]),
+        Variant::Plane(p) => reals("Plane", &[p.normal.x, p.normal.y, p.normal.z, p.d]),
+        Variant::Quaternion(q) => reals("Quaternion", &[q.x, q.y, q.z, q.w]),
         Variant::Aabb(b) => reals(
-            out,
             "AABB",
             &[
                 b.position.x,
@@ -193,11 +64,11 @@ fn write_value(out: &mut String, v: &Variant) {
                 b.size.z,
             ],
         ),
-        Variant::Basis(b) => reals(out, "Basis", &basis(b)),
+        Variant::Basis(b) => reals("Basis", &basis(b)),
         Variant::Transform3D(t) => {
             let mut n = basis(&t.basis).to_vec();
             n.extend([t.origin.x, t.origin.y, t.origin.z]);
-            reals(out, "Transform3D", &n);
+            reals("Transform3D", &n)
         }
         Variant::Projection(p) => {
             let n: Vec<f32> = p
@@ -205,150 +76,190 @@ fn write_value(out: &mut String, v: &Variant) {
                 .iter()
                 .flat_map(|c| [c.x, c.y, c.z, c.w])
                 .collect();
-            reals(out, "Projection", &n);
+            reals("Projection", &n)
         }
-        Variant::Color(c) => reals(out, "Color", &[c.r, c.g, c.b, c.a]),
-        Variant::Rid(r) => tagged(out, "RID", |o| {
-            let _ = write!(o, "{}", r.0);
-        }),
-        Variant::ObjectId(id) => tagged(out, "ObjectId", |o| {
-            let _ = write!(o, "{}", id.0);
-        }),
-        Variant::Object(obj) => tagged(out, "Object", |o| {
-            o.push_str("{\"class\":");
-            push_str(o, &obj.class_name);
-            o.push_str(",\"properties\":");
-            list(o, &obj.properties, |o, (name, value)| {
-                o.push('[');
-                push_str(o, name);
-                o.push(',');
-                write_value(o, value);
-                o.push(']');
-            });
-            o.push('}');
-        }),
-        Variant::Callable(_) => tagged(out, "Callable", |o| o.push_str("null")),
-        Variant::Signal(s) => tagged(out, "Signal", |o| {
-            o.push_str("{\"name\":");
-            push_str(o, &s.name);
-            let _ = write!(o, ",\"object\":{}}}", s.object);
-        }),
+        Variant::Color(c) => reals("Color", &[c.r, c.g, c.b, c.a]),
+        Variant::Rid(r) => tagged("RID", Value::from(r.0)),
+        Variant::ObjectId(id) => tagged("ObjectId", Value::from(id.0)),
+        Variant::Object(obj) => {
+            let properties = obj
+                .properties
+                .iter()
+                .map(|(name, value)| Value::Array(vec![Value::from(name.as_str()), to_json(value)]))
+                .collect();
+            tagged(
+                "Object",
+                object([
+                    ("class", Value::from(obj.class_name.as_str())),
+                    ("properties", Value::Array(properties)),
+                ]),
+            )
+        }
+        Variant::Callable(_) => tagged("Callable", Value::Null),
+        Variant::Signal(s) => tagged(
+            "Signal",
+            object([
+                ("name", Value::from(s.name.as_str())),
+                ("object", Value::from(s.object)),
+            ]),
+        ),
         Variant::Dictionary(d) => {
             let plain = !d.is_typed()
                 && d.iter()
                     .all(|(k, _)| matches!(k, Variant::String(s) if !s.starts_with('$')));
             if plain {
-                out.push('{');
-                for (i, (k, v)) in d.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    push_str(out, k.as_str().unwrap_or_default());
-                    out.push(':');
-                    write_value(out, v);
-                }
-                out.push('}');
+                Value::Object(
+                    d.iter()
+                        .map(|(k, v)| (k.as_str().unwrap_or_default().to_owned(), to_json(v)))
+                        .collect(),
+                )
             } else {
-                tagged(out, "Dictionary", |o| {
-                    o.push('{');
-                    if !d.key_type().is_untyped() {
-                        o.push_str("\"key_type\":");
-                        element_type(o, d.key_type());
-                        o.push(',');
-                    }
-                    if !d.value_type().is_untyped() {
-                        o.push_str("\"value_type\":");
-                        element_type(o, d.value_type());
-                        o.push(',');
-                    }
-                    o.push_str("\"entries\":");
-                    let entries: Vec<(&Variant, &Variant)> = d.iter().collect();
-                    list(o, &entries, |o, (k, v)| {
-                        o.push('[');
-                        write_value(o, k);
-                        o.push(',');
-                        write_value(o, v);
-                        o.push(']');
-                    });
-                    o.push('}');
-                });
+                let mut body = Map::new();
+                if !d.key_type().is_untyped() {
+                    body.insert("key_type".into(), element_type(d.key_type()));
+                }
+                if !d.value_type().is_untyped() {
+                    body.insert("value_type".into(), element_type(d.value_type()));
+                }
+                let entries = d
+                    .iter()
+                    .map(|(k, v)| Value::Array(vec![to_json(k), to_json(v)]))
+                    .collect();
+                body.insert("entries".into(), Value::Array(entries));
+                tagged("Dictionary", Value::Object(body))
             }
         }
-        Variant::Array(a) if a.element_type.is_untyped() => list(out, &a.items, write_value),
-        Variant::Array(a) => typed_items(out, "Array", a),
-        Variant::PackedTypedArray(a) => typed_items(out, "PackedTypedArray", a),
-        Variant::PackedByteArray(a) => tagged(out, "PackedByteArray", |o| {
-            list(o, a, |o, b| push_int(o, i64::from(*b)))
-        }),
-        Variant::PackedInt32Array(a) => ints(out, "PackedInt32Array", a),
-        Variant::PackedInt64Array(a) => tagged(out, "PackedInt64Array", |o| {
-            list(o, a, |o, i| push_int(o, *i))
-        }),
-        Variant::PackedFloat32Array(a) => reals(out, "PackedFloat32Array", a),
-        Variant::PackedFloat64Array(a) => tagged(out, "PackedFloat64Array", |o| {
-            list(o, a, |o, x| push_f64(o, *x))
-        }),
-        Variant::PackedStringArray(a) => tagged(out, "PackedStringArray", |o| {
-            list(o, a, |o, s| push_str(o, s))
-        }),
-        Variant::PackedVector2Array(a) => {
-            groups_f32(out, "PackedVector2Array", a, |v| vec![v.x, v.y])
+        Variant::Array(a) if a.element_type.is_untyped() => list(&a.items, to_json),
+        Variant::Array(a) => typed_items("Array", a),
+        Variant::PackedTypedArray(a) => typed_items("PackedTypedArray", a),
+        Variant::PackedByteArray(a) => tagged("PackedByteArray", list(a, |b| Value::from(*b))),
+        Variant::PackedInt32Array(a) => ints("PackedInt32Array", a),
+        Variant::PackedInt64Array(a) => tagged("PackedInt64Array", list(a, |i| Value::from(*i))),
+        Variant::PackedFloat32Array(a) => reals("PackedFloat32Array", a),
+        Variant::PackedFloat64Array(a) => tagged("PackedFloat64Array", list(a, |x| f64_value(*x))),
+        Variant::PackedStringArray(a) => {
+            tagged("PackedStringArray", list(a, |s| Value::from(s.as_str())))
         }
+        Variant::PackedVector2Array(a) => groups_f32("PackedVector2Array", a, |v| vec![v.x, v.y]),
         Variant::PackedVector3Array(a) => {
-            groups_f32(out, "PackedVector3Array", a, |v| vec![v.x, v.y, v.z])
+            groups_f32("PackedVector3Array", a, |v| vec![v.x, v.y, v.z])
         }
         Variant::PackedVector4Array(a) => {
-            groups_f32(out, "PackedVector4Array", a, |v| vec![v.x, v.y, v.z, v.w])
+            groups_f32("PackedVector4Array", a, |v| vec![v.x, v.y, v.z, v.w])
         }
         Variant::PackedColorArray(a) => {
-            groups_f32(out, "PackedColorArray", a, |c| vec![c.r, c.g, c.b, c.a])
+            groups_f32("PackedColorArray", a, |c| vec![c.r, c.g, c.b, c.a])
         }
-        Variant::PackedVector2iArray(a) => {
-            groups_i32(out, "PackedVector2iArray", a, |v| vec![v.x, v.y])
-        }
+        Variant::PackedVector2iArray(a) => groups_i32("PackedVector2iArray", a, |v| vec![v.x, v.y]),
         Variant::PackedVector3iArray(a) => {
-            groups_i32(out, "PackedVector3iArray", a, |v| vec![v.x, v.y, v.z])
+            groups_i32("PackedVector3iArray", a, |v| vec![v.x, v.y, v.z])
         }
         Variant::PackedVector4iArray(a) => {
-            groups_i32(out, "PackedVector4iArray", a, |v| vec![v.x, v.y, v.z, v.w])
+            groups_i32("PackedVector4iArray", a, |v| vec![v.x, v.y, v.z, v.w])
         }
-        Variant::Image(img) => tagged(out, "Image", |o| {
-            let _ = write!(
-                o,
-                "{{\"format\":{},\"mipmaps\":{},\"width\":{},\"height\":{},\"data\":",
-                img.format, img.mipmaps, img.width, img.height
-            );
-            list(o, &img.data, |o, b| push_int(o, i64::from(*b)));
-            o.push('}');
-        }),
-        Variant::InputEvent(ev) => tagged(out, "InputEvent", |o| {
-            let _ = write!(
-                o,
-                "{{\"type\":{},\"device\":{},\"extra\":",
-                ev.event_type, ev.device
-            );
-            list(o, &ev.extra, |o, w| push_int(o, i64::from(*w)));
-            o.push('}');
-        }),
+        Variant::Image(img) => tagged(
+            "Image",
+            object([
+                ("format", Value::from(img.format)),
+                ("mipmaps", Value::from(img.mipmaps)),
+                ("width", Value::from(img.width)),
+                ("height", Value::from(img.height)),
+                ("data", list(&img.data, |b| Value::from(*b))),
+            ]),
+        ),
+        Variant::InputEvent(ev) => tagged(
+            "InputEvent",
+            object([
+                ("type", Value::from(ev.event_type)),
+                ("device", Value::from(ev.device)),
+                ("extra", list(&ev.extra, |w| Value::from(*w))),
+            ]),
+        ),
         // A type added to the crate after this tool: say so rather than guess.
-        other => tagged(out, "unsupported", |o| push_str(o, other.get_type().name())),
+        other => tagged("unsupported", Value::from(other.get_type().name())),
     }
 }
 
-fn groups_f32<T>(out: &mut String, tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<f32>) {
-    tagged(out, tag, |o| {
-        list(o, items, |o, item| {
-            list(o, &comps(item), |o, x| push_f32(o, *x))
-        })
-    });
+/// A float: a JSON number (serde_json always writes one with a '.' or an exponent), or
+/// "inf" / "-inf" / "nan".
+fn f64_value(x: f64) -> Value {
+    match Number::from_f64(x) {
+        Some(n) => Value::Number(n),
+        None if x.is_nan() => Value::from("nan"),
+        None if x > 0.0 => Value::from("inf"),
+        None => Value::from("-inf"),
+    }
 }
 
-fn groups_i32<T>(out: &mut String, tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<i32>) {
-    tagged(out, tag, |o| {
-        list(o, items, |o, item| {
-            list(o, &comps(item), |o, x| push_int(o, i64::from(*x)))
-        })
-    });
+/// A real component: the shortest digits that read back to the `f32` (0.1, not the
+/// 0.10000000149011612 of its `f64` value).
+fn f32_value(x: f32) -> Value {
+    if x.is_finite() {
+        let shortest: f64 = format!("{x:?}").parse().unwrap_or(f64::from(x));
+        f64_value(shortest)
+    } else {
+        f64_value(f64::from(x))
+    }
+}
+
+fn list<T>(items: &[T], each: impl FnMut(&T) -> Value) -> Value {
+    Value::Array(items.iter().map(each).collect())
+}
+
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+fn tagged(tag: &str, body: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(format!("${tag}"), body);
+    Value::Object(m)
+}
+
+fn reals(tag: &str, xs: &[f32]) -> Value {
+    tagged(tag, list(xs, |x| f32_value(*x)))
+}
+
+fn ints(tag: &str, xs: &[i32]) -> Value {
+    tagged(tag, list(xs, |x| Value::from(*x)))
+}
+
+fn element_type(t: &ElementType) -> Value {
+    match t {
+        ElementType::Builtin(ty) => object([("builtin", Value::from(ty.name()))]),
+        ElementType::ClassName(c) => object([("class", Value::from(c.as_str()))]),
+        ElementType::Script(p) => object([("script", Value::from(p.as_str()))]),
+        ElementType::Untyped => Value::Null,
+    }
+}
+
+fn typed_items(tag: &str, a: &Array) -> Value {
+    tagged(
+        tag,
+        object([
+            ("type", element_type(&a.element_type)),
+            ("items", list(&a.items, to_json)),
+        ]),
+    )
+}
+
+fn groups_f32<T>(tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<f32>) -> Value {
+    tagged(
+        tag,
+        list(items, |item| list(&comps(item), |x| f32_value(*x))),
+    )
+}
+
+fn groups_i32<T>(tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<i32>) -> Value {
+    tagged(
+        tag,
+        list(items, |item| list(&comps(item), |x| Value::from(*x))),
+    )
 }
 
 fn basis(b: &Basis) -> [f32; 9] {
@@ -357,78 +268,14 @@ fn basis(b: &Basis) -> [f32; 9] {
 }
 
 // ---------------------------------------------------------------------------------------
-// Reading: serde_json parses into this tree, which keeps object keys in their order.
-
-/// A JSON value with its object members in document order.
-#[derive(Debug, Clone)]
-enum Json {
-    Null,
-    Bool(bool),
-    Int(i64),
-    /// An integer beyond `i64` (kept to say so in the error).
-    Big(u64),
-    Float(f64),
-    Str(String),
-    List(Vec<Json>),
-    Object(Vec<(String, Json)>),
-}
-
-impl<'de> Deserialize<'de> for Json {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Json;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
-                Ok(Json::Null)
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Json, E> {
-                Ok(Json::Null)
-            }
-            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Json, E> {
-                Ok(Json::Bool(b))
-            }
-            fn visit_i64<E: de::Error>(self, i: i64) -> Result<Json, E> {
-                Ok(Json::Int(i))
-            }
-            fn visit_u64<E: de::Error>(self, u: u64) -> Result<Json, E> {
-                Ok(i64::try_from(u).map_or(Json::Big(u), Json::Int))
-            }
-            fn visit_f64<E: de::Error>(self, x: f64) -> Result<Json, E> {
-                Ok(Json::Float(x))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Json, E> {
-                Ok(Json::Str(s.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Json, E> {
-                Ok(Json::Str(s))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Json::List(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-                let mut members = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Json>()? {
-                    members.push((k, v));
-                }
-                Ok(Json::Object(members))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
+// Reading: serde_json's `Value`, whose objects keep their members in document order
+// (the `preserve_order` feature), so a Dictionary keeps its entries' order.
 
 /// Every JSON document in `input` (whitespace-separated, e.g. one per line).
 pub fn parse_all(input: &str) -> Result<Vec<Variant>, String> {
     let mut out = Vec::new();
     for (i, doc) in serde_json::Deserializer::from_str(input)
-        .into_iter::<Json>()
+        .into_iter::<Value>()
         .enumerate()
     {
         let doc = doc.map_err(|e| format!("JSON document {}: {e}", i + 1))?;
@@ -437,31 +284,33 @@ pub fn parse_all(input: &str) -> Result<Vec<Variant>, String> {
     Ok(out)
 }
 
-fn kind(j: &Json) -> &'static str {
+fn kind(j: &Value) -> &'static str {
     match j {
-        Json::Null => "null",
-        Json::Bool(_) => "a boolean",
-        Json::Int(_) | Json::Big(_) => "an integer",
-        Json::Float(_) => "a float",
-        Json::Str(_) => "a string",
-        Json::List(_) => "a list",
-        Json::Object(_) => "an object",
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a float",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 
-fn from_json(j: &Json) -> Result<Variant, String> {
+fn from_json(j: &Value) -> Result<Variant, String> {
     Ok(match j {
-        Json::Null => Variant::Nil,
-        Json::Bool(b) => Variant::Bool(*b),
-        Json::Int(i) => Variant::Int(*i),
-        Json::Big(u) => return Err(format!("{u} does not fit in a 64-bit int")),
-        Json::Float(x) => Variant::Float(*x),
-        Json::Str(s) => Variant::String(s.clone()),
-        Json::List(items) => {
+        Value::Null => Variant::Nil,
+        Value::Bool(b) => Variant::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Variant::Int(i),
+            (None, Some(u)) => return Err(format!("{u} does not fit in a 64-bit int")),
+            (None, None) => Variant::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Variant::String(s.clone()),
+        Value::Array(items) => {
             Variant::from(items.iter().map(from_json).collect::<Result<Vec<_>, _>>()?)
         }
-        Json::Object(members) => match members.as_slice() {
-            [(tag, body)] if tag.starts_with('$') => {
+        Value::Object(members) => match members.iter().next() {
+            Some((tag, body)) if members.len() == 1 && tag.starts_with('$') => {
                 tagged_from_json(&tag[1..], body).map_err(|e| format!("{tag}: {e}"))?
             }
             _ => {
@@ -481,32 +330,31 @@ fn from_json(j: &Json) -> Result<Variant, String> {
     })
 }
 
-fn number(j: &Json) -> Result<f64, String> {
+fn number(j: &Value) -> Result<f64, String> {
     match j {
-        Json::Int(i) => Ok(*i as f64),
-        Json::Float(x) => Ok(*x),
-        Json::Str(s) if s == "inf" => Ok(f64::INFINITY),
-        Json::Str(s) if s == "-inf" => Ok(f64::NEG_INFINITY),
-        Json::Str(s) if s == "nan" => Ok(f64::NAN),
+        Value::Number(n) => n.as_f64().ok_or_else(|| "not a number".to_owned()),
+        Value::String(s) if s == "inf" => Ok(f64::INFINITY),
+        Value::String(s) if s == "-inf" => Ok(f64::NEG_INFINITY),
+        Value::String(s) if s == "nan" => Ok(f64::NAN),
         other => Err(format!("expected a number, found {}", kind(other))),
     }
 }
 
-fn integer(j: &Json) -> Result<i64, String> {
-    match j {
-        Json::Int(i) => Ok(*i),
-        other => Err(format!("expected an integer, found {}", kind(other))),
+fn integer(j: &Value) -> Result<i64, String> {
+    match j.as_i64() {
+        Some(i) => Ok(i),
+        None => Err(format!("expected an integer, found {}", kind(j))),
     }
 }
 
-fn int_as<T: TryFrom<i64>>(j: &Json) -> Result<T, String> {
+fn int_as<T: TryFrom<i64>>(j: &Value) -> Result<T, String> {
     let i = integer(j)?;
     T::try_from(i).map_err(|_| format!("{i} is out of range"))
 }
 
-fn list_of(j: &Json, len: Option<usize>) -> Result<&[Json], String> {
+fn list_of(j: &Value, len: Option<usize>) -> Result<&[Value], String> {
     match j {
-        Json::List(items) => match len {
+        Value::Array(items) => match len {
             Some(n) if items.len() != n => {
                 Err(format!("expected {n} components, found {}", items.len()))
             }
@@ -516,7 +364,7 @@ fn list_of(j: &Json, len: Option<usize>) -> Result<&[Json], String> {
     }
 }
 
-fn f32s<const N: usize>(j: &Json) -> Result<[f32; N], String> {
+fn f32s<const N: usize>(j: &Value) -> Result<[f32; N], String> {
     let items = list_of(j, Some(N))?;
     let mut out = [0.0; N];
     for (o, item) in out.iter_mut().zip(items) {
@@ -525,7 +373,7 @@ fn f32s<const N: usize>(j: &Json) -> Result<[f32; N], String> {
     Ok(out)
 }
 
-fn i32s<const N: usize>(j: &Json) -> Result<[i32; N], String> {
+fn i32s<const N: usize>(j: &Value) -> Result<[i32; N], String> {
     let items = list_of(j, Some(N))?;
     let mut out = [0; N];
     for (o, item) in out.iter_mut().zip(items) {
@@ -534,33 +382,33 @@ fn i32s<const N: usize>(j: &Json) -> Result<[i32; N], String> {
     Ok(out)
 }
 
-fn members(j: &Json) -> Result<&[(String, Json)], String> {
+fn members(j: &Value) -> Result<&Map<String, Value>, String> {
     match j {
-        Json::Object(m) => Ok(m),
+        Value::Object(m) => Ok(m),
         other => Err(format!("expected an object, found {}", kind(other))),
     }
 }
 
-fn member<'a>(m: &'a [(String, Json)], name: &str) -> Option<&'a Json> {
-    m.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+fn member<'a>(m: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    m.get(name)
 }
 
-fn required<'a>(m: &'a [(String, Json)], name: &str) -> Result<&'a Json, String> {
+fn required<'a>(m: &'a Map<String, Value>, name: &str) -> Result<&'a Value, String> {
     member(m, name).ok_or_else(|| format!("missing \"{name}\""))
 }
 
-fn string_of(j: &Json) -> Result<String, String> {
+fn string_of(j: &Value) -> Result<String, String> {
     match j {
-        Json::Str(s) => Ok(s.clone()),
+        Value::String(s) => Ok(s.clone()),
         other => Err(format!("expected a string, found {}", kind(other))),
     }
 }
 
-fn element_type_of(j: Option<&Json>) -> Result<ElementType, String> {
+fn element_type_of(j: Option<&Value>) -> Result<ElementType, String> {
     let Some(j) = j else {
         return Ok(ElementType::Untyped);
     };
-    if let Json::Null = j {
+    if let Value::Null = j {
         return Ok(ElementType::Untyped);
     }
     let m = members(j)?;
@@ -627,7 +475,7 @@ const BUILTIN_NAMES: &[VariantType] = &[
     VariantType::PackedVector4iArray,
 ];
 
-fn typed_array(body: &Json) -> Result<Array, String> {
+fn typed_array(body: &Value) -> Result<Array, String> {
     let m = members(body)?;
     let items = list_of(required(m, "items")?, None)?
         .iter()
@@ -637,8 +485,8 @@ fn typed_array(body: &Json) -> Result<Array, String> {
 }
 
 fn groups<T, const N: usize>(
-    body: &Json,
-    make: impl Fn(&Json) -> Result<T, String>,
+    body: &Value,
+    make: impl Fn(&Value) -> Result<T, String>,
 ) -> Result<Vec<T>, String> {
     list_of(body, None)?
         .iter()
@@ -647,7 +495,7 @@ fn groups<T, const N: usize>(
         .collect()
 }
 
-fn tagged_from_json(tag: &str, body: &Json) -> Result<Variant, String> {
+fn tagged_from_json(tag: &str, body: &Value) -> Result<Variant, String> {
     Ok(match tag {
         "float" => Variant::Float(number(body)?),
         "StringName" => Variant::StringName(StringName(string_of(body)?)),
@@ -831,15 +679,9 @@ fn tagged_from_json(tag: &str, body: &Json) -> Result<Variant, String> {
     })
 }
 
-fn u64_of(j: &Json) -> Result<u64, String> {
-    match j {
-        Json::Int(i) if *i >= 0 => Ok(*i as u64),
-        Json::Big(u) => Ok(*u),
-        other => Err(format!(
-            "expected an unsigned integer, found {}",
-            kind(other)
-        )),
-    }
+fn u64_of(j: &Value) -> Result<u64, String> {
+    j.as_u64()
+        .ok_or_else(|| format!("expected an unsigned integer, found {}", kind(j)))
 }
 
 fn basis_from(n: &[f32]) -> Basis {

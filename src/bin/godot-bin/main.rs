@@ -24,9 +24,9 @@ mod explain;
 mod files;
 mod json;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use godot_bin::{Config, Dialect, Variant};
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,9 +37,10 @@ use std::process::ExitCode;
     about = "Inspect and build Godot Variant packets (var_to_bytes, store_var, put_var)"
 )]
 struct Cli {
-    /// Whose wire format the packets use.
-    #[arg(long, global = true, value_enum, default_value_t = DialectArg::Godot4)]
-    dialect: DialectArg,
+    /// Whose wire format the packets use: godot4, godot3, godot2, pandemonium (3.8 to
+    /// 4.x), pandemonium37 (3.5 to 3.7) or pandemonium5 (case-insensitive).
+    #[arg(long, global = true, default_value = "godot4")]
+    dialect: Dialect,
     /// Every packet has a 4-byte length prefix (FileAccess.store_var, StreamPeer.put_var).
     #[arg(long, global = true)]
     framed: bool,
@@ -55,6 +56,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Decode FILE and print each value as GDScript text (var_to_str), or as JSON.
+    ///
+    /// For a .tsv, each row prints as its name, a tab and the text, on one line:
+    /// newlines, carriage returns and tabs in the text are written as \n, \r and \t.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
         /// A packet file, or a .tsv of hex packets; `-` for standard input.
@@ -64,12 +68,16 @@ enum Command {
         json: bool,
     },
     /// Read GDScript text (str_to_var) or JSON on standard input; write the packets to
-    /// standard output, one per value.
+    /// standard output (or to FILE with -o), one per value. Binary is never written to a
+    /// terminal.
     #[command(after_long_help = json::MAPPING_HELP)]
     Encode {
         /// Read JSON documents (see the mapping below) instead of GDScript text.
         #[arg(long)]
         json: bool,
+        /// Write the packets to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Print an annotated hex dump of FILE: every header with its type and flags, every
     /// field with its byte offset, and where decoding fails.
@@ -82,39 +90,12 @@ enum Command {
     Convert(files::ConvertArgs),
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum DialectArg {
-    /// Godot 4.x (var_to_bytes).
-    Godot4,
-    /// Godot 3.x (var2bytes).
-    Godot3,
-    /// Godot 2.1.
-    Godot2,
-    /// Pandemonium 3.8 to 4.x.
-    Pandemonium,
-    /// Pandemonium 3.5 to 3.7.
-    Pandemonium37,
-    /// Pandemonium 5.x.
-    Pandemonium5,
-}
-
-impl From<DialectArg> for Dialect {
-    fn from(d: DialectArg) -> Dialect {
-        match d {
-            DialectArg::Godot4 => Dialect::Godot4,
-            DialectArg::Godot3 => Dialect::Godot3,
-            DialectArg::Godot2 => Dialect::Godot2,
-            DialectArg::Pandemonium => Dialect::Pandemonium,
-            DialectArg::Pandemonium37 => Dialect::Pandemonium37,
-            DialectArg::Pandemonium5 => Dialect::Pandemonium5,
-        }
-    }
-}
-
-/// A failure, with the byte offset in the input when there is one.
+/// A failure, with the byte offset in the input when there is one, and a hint at what
+/// to try instead.
 struct Failure {
     offset: Option<usize>,
     message: String,
+    hint: Option<String>,
 }
 
 impl Failure {
@@ -122,6 +103,7 @@ impl Failure {
         Failure {
             offset: Some(offset),
             message: message.into(),
+            hint: None,
         }
     }
 
@@ -129,7 +111,13 @@ impl Failure {
         Failure {
             offset: None,
             message: message.into(),
+            hint: None,
         }
+    }
+
+    fn with_hint(mut self, hint: Option<String>) -> Failure {
+        self.hint = hint;
+        self
     }
 }
 
@@ -151,18 +139,23 @@ fn main() -> ExitCode {
                 ),
                 None => eprintln!("godot-bin: error: {}", f.message),
             }
+            if let Some(hint) = f.hint {
+                eprintln!("godot-bin: hint: {hint}");
+            }
             ExitCode::FAILURE
         }
     }
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
-    let dialect = Dialect::from(cli.dialect);
+    let dialect = cli.dialect;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match &cli.command {
         Command::Dump { file, json } => dump(cli, dialect, file, *json, &mut out),
-        Command::Encode { json } => encode(cli, dialect, *json, &mut out),
+        Command::Encode { json, output } => {
+            encode(cli, dialect, *json, output.as_deref(), &mut out)
+        }
         Command::Explain { file } => explain(cli, dialect, file, &mut out),
         Command::Convert(args) => files::convert(&cli.keys, args, &mut out),
     };
@@ -275,7 +268,7 @@ fn read_tsv(data: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Failure> {
 }
 
 fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 || !hex.is_ascii() {
+    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
         return None;
     }
     (0..hex.len())
@@ -304,57 +297,76 @@ fn dump(
         }
         None => (data, cli.framed),
     };
-    let tsv = if is_tsv(path) {
-        read_tsv(&data)?
-    } else {
-        Vec::new()
-    };
+    let tsv = is_tsv(path);
+    let rows = if tsv { read_tsv(&data)? } else { Vec::new() };
     let cfg = config(dialect);
     let mut print = |name: Option<&str>, v: &Variant| -> io::Result<()> {
         if json {
-            match name {
-                Some(n) => writeln!(
-                    out,
-                    "{{\"name\":{},\"value\":{}}}",
-                    json::string(n),
-                    json::to_json(v)
-                ),
-                None => writeln!(out, "{}", json::to_json(v)),
-            }
+            let doc = match name {
+                Some(n) => serde_json::json!({"name": n, "value": json::to_json(v)}),
+                None => json::to_json(v),
+            };
+            serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+            writeln!(out)
         } else {
             let text = v.to_text(dialect);
-            if let Some(n) = name {
-                write!(out, "{n}\t")?;
-            }
             // An Object's text already ends with a newline, as the engine prints it.
-            if text.ends_with('\n') {
-                write!(out, "{text}")
-            } else {
-                writeln!(out, "{text}")
+            let text = text.strip_suffix('\n').unwrap_or(&text);
+            match name {
+                // A .tsv row stays on one line.
+                Some(n) if tsv => writeln!(out, "{n}\t{}", tsv_escape(text)),
+                Some(n) => writeln!(out, "{n}\t{text}"),
+                None => writeln!(out, "{text}"),
             }
         }
     };
-    match packets(cli, framed, path, &data, &tsv)? {
+    match packets(cli, framed, path, &data, &rows)? {
         Some(list) => {
-            for p in list {
-                let (v, rest) = cfg
-                    .take_from_slice::<Variant>(p.bytes)
-                    .map_err(|e| decode_failure(&e, p.offset, p.name))?;
+            let mut hinted = false;
+            for p in &list {
+                let (v, rest) = cfg.take_from_slice::<Variant>(p.bytes).map_err(|e| {
+                    decode_failure(&e, p.offset, p.name)
+                        .with_hint(dialect_hint(dialect, |d| packets_clean(d, &list)))
+                })?;
                 if !rest.is_empty() {
                     let at = p.offset + p.bytes.len() - rest.len();
                     eprintln!("godot-bin: warning: {} bytes after the value at byte offset {at} are ignored", rest.len());
+                    if !hinted {
+                        hinted = true;
+                        if let Some(hint) = dialect_hint(dialect, |d| packets_clean(d, &list)) {
+                            eprintln!("godot-bin: hint: {hint}");
+                        }
+                    }
                 }
                 print(p.name, &v)?;
             }
         }
         None => {
-            // Bare packets back to back (one, for var_to_bytes output).
+            // Bare packets back to back (one, for var_to_bytes output), unless the input
+            // is store_var output given without --framed.
+            if let Some(frames) = frames_in(&data, dialect) {
+                if !plausible_bare(dialect, &data) {
+                    return Err(Failure::msg(format!(
+                        "{}: this is not a bare packet but FileAccess.store_var / \
+                         StreamPeer.put_var output: {}",
+                        path.display(),
+                        frames.describe()
+                    ))
+                    .with_hint(Some(frames.advice())));
+                }
+                eprintln!(
+                    "godot-bin: note: the input also reads as {}; if it is, {}",
+                    frames.describe(),
+                    frames.advice()
+                );
+            }
             let mut rest = &data[..];
             while !rest.is_empty() {
                 let offset = data.len() - rest.len();
-                let (v, tail) = cfg
-                    .take_from_slice::<Variant>(rest)
-                    .map_err(|e| decode_failure(&e, offset, None))?;
+                let (v, tail) = cfg.take_from_slice::<Variant>(rest).map_err(|e| {
+                    decode_failure(&e, offset, None)
+                        .with_hint(dialect_hint(dialect, |d| bare_clean(d, &data)))
+                })?;
                 print(None, &v)?;
                 rest = tail;
             }
@@ -363,18 +375,165 @@ fn dump(
     Ok(())
 }
 
+/// A .tsv text column on one line: newlines, carriage returns and tabs as `\n`, `\r`
+/// and `\t`.
+fn tsv_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `data` decodes in `dialect` as bare packets back to back, to its last byte.
+fn bare_clean(dialect: Dialect, data: &[u8]) -> bool {
+    let cfg = config(dialect);
+    let mut rest = data;
+    while !rest.is_empty() {
+        match cfg.take_from_slice::<Variant>(rest) {
+            Ok((_, tail)) => rest = tail,
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// Whether `data` decodes cleanly as bare packets ([`bare_clean`]) none of which is a NIL
+/// header with flag bits set: no engine writes one, but a big-endian length prefix below
+/// 16 MiB reads as one.
+fn plausible_bare(dialect: Dialect, data: &[u8]) -> bool {
+    let cfg = config(dialect);
+    let mut rest = data;
+    while let Some(header) = rest.get(..4) {
+        let word = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
+        if word & 0xFF == 0 && word != 0 {
+            return false;
+        }
+        match cfg.take_from_slice::<Variant>(rest) {
+            Ok((_, tail)) => rest = tail,
+            Err(_) => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// Whether every packet decodes in `dialect`, each to its last byte.
+fn packets_clean(dialect: Dialect, packets: &[Packet<'_>]) -> bool {
+    let cfg = config(dialect);
+    packets
+        .iter()
+        .all(|p| cfg.from_slice::<Variant>(p.bytes).is_ok())
+}
+
+/// When the input does not decode cleanly in `chosen`: the other dialects it does decode
+/// cleanly in, as a hint.
+fn dialect_hint(chosen: Dialect, clean: impl Fn(Dialect) -> bool) -> Option<String> {
+    let others: Vec<String> = Dialect::ALL
+        .into_iter()
+        .filter(|&d| d != chosen && clean(d))
+        .map(|d| format!("--dialect {}", d.id()))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the input does not decode cleanly as {chosen}, but it does with {}",
+        others.join(" or ")
+    ))
+}
+
+/// Length-prefixed frames found in input given without `--framed`.
+struct FoundFrames {
+    count: usize,
+    big_endian: bool,
+}
+
+impl FoundFrames {
+    fn describe(&self) -> String {
+        let order = if self.big_endian {
+            "big-endian"
+        } else {
+            "little-endian"
+        };
+        let frames = if self.count == 1 { "frame" } else { "frames" };
+        format!(
+            "{} {frames}, each a 4-byte {order} length then a packet",
+            self.count
+        )
+    }
+
+    fn advice(&self) -> String {
+        if self.big_endian {
+            "use --framed --big-endian".to_owned()
+        } else {
+            "use --framed".to_owned()
+        }
+    }
+}
+
+/// Whether `data` is a sequence of length-prefixed frames (what store_var and put_var
+/// write) whose packets, each at least one header long, decode to their last byte in
+/// `dialect` or in another dialect; little-endian prefixes are tried first.
+fn frames_in(data: &[u8], dialect: Dialect) -> Option<FoundFrames> {
+    [false, true].into_iter().find_map(|big_endian| {
+        let mut packets = Vec::new();
+        let mut pos = 0;
+        while pos < data.len() {
+            let prefix: [u8; 4] = data.get(pos..pos + 4)?.try_into().ok()?;
+            let len = if big_endian {
+                u32::from_be_bytes(prefix)
+            } else {
+                u32::from_le_bytes(prefix)
+            } as usize;
+            let start = pos + 4;
+            if len < 4 || len > data.len() - start {
+                return None;
+            }
+            packets.push(Packet {
+                name: None,
+                bytes: &data[start..start + len],
+                offset: start,
+            });
+            pos = start + len;
+        }
+        let decodes = packets_clean(dialect, &packets)
+            || Dialect::ALL
+                .into_iter()
+                .any(|d| d != dialect && packets_clean(d, &packets));
+        (!packets.is_empty() && decodes).then_some(FoundFrames {
+            count: packets.len(),
+            big_endian,
+        })
+    })
+}
+
 fn decode_failure(e: &godot_bin::Error, base: usize, name: Option<&str>) -> Failure {
     let message = match name {
         Some(n) => format!("row {n}: {}", e.kind()),
         None => e.kind().to_string(),
     };
-    Failure {
-        offset: Some(base + e.offset().unwrap_or(0)),
-        message,
-    }
+    Failure::at(base + e.offset().unwrap_or(0), message)
 }
 
-fn encode(cli: &Cli, dialect: Dialect, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+fn encode(
+    cli: &Cli,
+    dialect: Dialect,
+    json: bool,
+    output: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    // Refused before reading anything, so that nobody types values in vain.
+    if output.is_none() && io::stdout().is_terminal() {
+        return Err(Failure::msg(
+            "refusing to write binary packets to a terminal; redirect standard output \
+             (godot-bin encode > FILE) or use -o FILE",
+        ));
+    }
     let mut input = String::new();
     io::stdin()
         .read_to_string(&mut input)
@@ -414,6 +573,7 @@ fn encode(cli: &Cli, dialect: Dialect, json: bool, out: &mut impl Write) -> Resu
         return Err(Failure::msg("no value on standard input"));
     }
     let cfg = Config::new(dialect);
+    let mut bytes = Vec::new();
     for (i, v) in values.iter().enumerate() {
         let packet = cfg
             .to_vec(v)
@@ -421,15 +581,19 @@ fn encode(cli: &Cli, dialect: Dialect, json: bool, out: &mut impl Write) -> Resu
         if cli.framed {
             let len = u32::try_from(packet.len())
                 .map_err(|_| Failure::msg("packet too long for a frame"))?;
-            out.write_all(&if cli.big_endian {
+            bytes.extend_from_slice(&if cli.big_endian {
                 len.to_be_bytes()
             } else {
                 len.to_le_bytes()
-            })?;
+            });
         }
-        out.write_all(&packet)?;
+        bytes.extend_from_slice(&packet);
     }
-    Ok(())
+    match output {
+        Some(path) => std::fs::write(path, &bytes)
+            .map_err(|e| Failure::msg(format!("{}: {e}", path.display()))),
+        None => Ok(out.write_all(&bytes)?),
+    }
 }
 
 fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
