@@ -51,6 +51,23 @@ fn transient(e: &io::Error) -> bool {
     )
 }
 
+/// The receive buffer asked for on a server socket. ENet's own hosts ask for 256 KiB, which
+/// a thousand peers sending at once overflow on Linux (each small datagram costs about a
+/// kilobyte of buffer), and every lost datagram costs a reliable packet a retransmission
+/// timeout. The kernel caps it at `net.core.rmem_max`.
+const SERVER_RECV_BUFFER: usize = 4 << 20;
+
+/// A non-blocking UDP socket on `addr` with a large receive buffer.
+fn bind_server(addr: SocketAddr) -> io::Result<UdpSocket> {
+    use socket2::{Domain, Protocol, Socket as RawSocket, Type};
+    let socket = RawSocket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
+    // Best effort: a smaller buffer only means more retransmissions under bursts.
+    let _ = socket.set_recv_buffer_size(SERVER_RECV_BUFFER);
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    UdpSocket::from_std(socket.into())
+}
+
 /// What an ENet link reports.
 pub(crate) enum EnetEvent {
     /// A peer connected (server: with the Godot id it chose).
@@ -111,8 +128,7 @@ impl EnetLink {
         peers: usize,
         max_packet: usize,
     ) -> io::Result<Self> {
-        let socket = UdpSocket::bind(addr).await?;
-        EnetLink::new(socket, peers.clamp(1, 4095), true, max_packet)
+        EnetLink::new(bind_server(addr)?, peers.clamp(1, 4095), true, max_packet)
     }
 
     /// A client host connecting to `addr` as Godot peer `id` (the id travels in the
