@@ -417,6 +417,11 @@ pub(crate) struct DialectSpec {
     pub typed_arrays: TypedArrays,
     /// Godot 4.4+ typed Dictionary header bits.
     pub typed_dictionaries: bool,
+    /// The decoder puts each element of a typed container (each key of a typed
+    /// Dictionary; values are not checked) through the type's check
+    /// ([`crate::variant::ElementType`]'s `admit`), dropping what it refuses: Godot 4.
+    /// Pandemonium 5's typed arrays keep every element.
+    pub checks_typed_elements: bool,
     /// Headers may carry flags in bits 8–31 (all but Godot 2, which refuses any).
     pub header_flags: bool,
     /// INT and FLOAT may be 64-bit (not in Godot 2).
@@ -458,6 +463,7 @@ impl DialectSpec {
             supported: true,
             typed_arrays: TypedArrays::None,
             typed_dictionaries: false,
+            checks_typed_elements: false,
             header_flags: true,
             wide_numbers: true,
             shared_bit: false,
@@ -719,6 +725,7 @@ const PANDEMONIUM5_TYPES: &[VariantType] = &[
 static GODOT4: DialectSpec = DialectSpec {
     typed_arrays: TypedArrays::HeaderBits,
     typed_dictionaries: true,
+    checks_typed_elements: true,
     double_math_flag: true,
     rid: RidForm::Id64,
     keeps_root_nodepath: true,

@@ -6,7 +6,7 @@ use super::access::ArrayAccess;
 use super::leaves::{self, FlatLeaves, FlatLeavesDe, LeafStream, OneEntry, ReaderLeaves, Two};
 use super::Deserializer;
 use crate::builtin::{Kind, Shape};
-use crate::dialect::{TypedArrays, VariantType};
+use crate::dialect::VariantType;
 use crate::error::{Error, PathSegment, Result};
 use crate::packet::container::ContainerHead;
 use crate::packet::header::Header;
@@ -253,8 +253,12 @@ impl<'de> Deserializer<'de> {
         }
         parts.push(Variant::Bool(head.shared));
         // Godot 4 checks each element (each key) against the container's type.
-        let check =
-            (self.d.ctx.spec.typed_arrays == TypedArrays::HeaderBits).then(|| head.first.clone());
+        let check = self
+            .d
+            .ctx
+            .spec
+            .checks_typed_elements
+            .then(|| head.first.clone());
         let seq = ContainerSeq {
             de: self,
             parts: parts.into_iter(),

@@ -6,7 +6,7 @@ use super::math::{read_wide, Fixed};
 use super::reader::COUNT_MASK;
 use super::writer::Put;
 use super::{container, godot2, math, nodepath, object, packed, scalar, text, Ctx, Decoder, Nest};
-use crate::dialect::{TypedArrays, VariantType};
+use crate::dialect::VariantType;
 use crate::error::{ErrorKind, Result};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
@@ -132,7 +132,7 @@ fn decode_array(d: &mut Decoder<'_>, h: &Header) -> Result<Array> {
     let head = container::read_head(&mut d.r, &d.ctx, h)?;
     let items = d.nest(|d| {
         let mut items = Vec::with_capacity(d.prealloc(head.count));
-        let check = d.ctx.spec.typed_arrays == TypedArrays::HeaderBits;
+        let check = d.ctx.spec.checks_typed_elements;
         for _ in 0..head.count {
             let item = decode(d)?;
             // A Godot 4 typed array keeps what its type admits, as in the engine.
@@ -159,11 +159,17 @@ fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
     let mut dict = Dictionary::with_capacity(d.prealloc(head.count));
     dict.set_types(head.first, head.second);
     dict.shared = head.shared;
+    let check = d.ctx.spec.checks_typed_elements;
     d.nest(|d| {
         for _ in 0..head.count {
             let key = decode(d)?;
             let value = decode(d)?;
-            if let Some(key) = dict.key_type().admit(key) {
+            let key = if check {
+                dict.key_type().admit(key)
+            } else {
+                Some(key)
+            };
+            if let Some(key) = key {
                 dict.insert_decoded(key, value);
             }
         }
