@@ -11,14 +11,13 @@
 //! disconnects, a stream cut inside a message is a drop.
 
 use crate::support::engine::godot4_trial;
-use crate::support::godot4::Godot4;
+use crate::support::godot4::{self, Godot4};
 use crate::support::run::{self, RunResult};
 use godot_bin::framing::Framing;
 use godot_bin::{Config, Dialect, Variant};
 use libtest_mimic::Trial;
 use std::io::Write;
 use std::net::{Shutdown, TcpStream};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -145,13 +144,8 @@ fn run_client(engine: &Godot4, port: u16, name: &str, seconds: u32) -> RunResult
     // The global class cache an editor would have written (quiets a start-up error).
     files.push((".godot/global_script_class_cache.cfg", b"list=[]\n"));
     let dir = run::prepare("g4client", "pass", "", &files);
-    let mut command = Command::new(engine.path());
+    let mut command = godot4::headless(engine, &dir, "main.gd");
     command
-        .arg("--headless")
-        .arg("--path")
-        .arg(&dir)
-        .arg("-s")
-        .arg("main.gd")
         .arg("--")
         .arg(format!("127.0.0.1:{port}"))
         .arg(name)

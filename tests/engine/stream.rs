@@ -271,8 +271,21 @@ fn stream_peer_tcp_put_var_round_trips_every_godot3_type(engine: &Godot3) {
         cases = with_helpers(&gd_cases()),
     );
     let run = godot3::run_script(engine, &body, &[]);
-    run.assert_ok();
+    let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
+    let types: Vec<VariantType> = CASES.iter().map(|c| c.ty).collect();
+    echoed(&run, &names, &types, &done_rx);
+}
 
+/// Checks an engine's run of the echo script (`STREAM:OK name` for each value that came
+/// back equal, `STREAM:BAD ...` for one that did not): every case came back, in order;
+/// then the values the crate's echo server saw (`done_rx`), which must be of `types`.
+pub(crate) fn echoed(
+    run: &crate::support::run::RunResult,
+    names: &[&str],
+    types: &[VariantType],
+    done_rx: &mpsc::Receiver<godot_bin::Result<Vec<Variant>>>,
+) -> Vec<Variant> {
+    run.assert_ok();
     let bad = run.lines_with_prefix("STREAM:BAD ");
     assert!(
         bad.is_empty(),
@@ -280,16 +293,15 @@ fn stream_peer_tcp_put_var_round_trips_every_godot3_type(engine: &Godot3) {
         bad.join("\n")
     );
     let ok = run.lines_with_prefix("STREAM:OK ");
-    let names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
     assert_eq!(ok, names, "{}", run.describe());
 
     let seen = done_rx
         .recv_timeout(IO_TIMEOUT)
         .expect("the echo server did not finish")
         .unwrap_or_else(|e| panic!("echo server failed: {e}\n{}", run.describe()));
-    let seen: Vec<VariantType> = seen.iter().map(Variant::get_type).collect();
-    let expected: Vec<VariantType> = CASES.iter().map(|c| c.ty).collect();
-    assert_eq!(seen, expected);
+    let seen_types: Vec<VariantType> = seen.iter().map(Variant::get_type).collect();
+    assert_eq!(seen_types, types);
+    seen
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]

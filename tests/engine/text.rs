@@ -4,6 +4,7 @@
 use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot3::{self, Godot3};
 use crate::support::godot4::{self, Godot4};
+use crate::support::run::RunResult;
 use crate::support::variant::{same, without_container_types};
 use godot_bin::*;
 use libtest_mimic::Trial;
@@ -55,59 +56,59 @@ fn special_floats() -> Vec<Variant> {
 /// `var2str` of our packets holding NaNs and infinities is our Godot 3 text: `-nan` for
 /// a NaN with its sign bit set, `-nan.0` and `-inf.0` for such a FLOAT.
 fn godot3_prints_signed_nans_and_infinities_as_we_do(engine: &Godot3) {
-    let cfg = Config::new(Dialect::Godot3);
-    let values = special_floats();
-    let mut body = String::new();
-    let mut files = Vec::new();
-    for (i, v) in values.iter().enumerate() {
-        files.push((format!("n{i}.bin"), cfg.to_vec(v).unwrap()));
-        body.push_str(&format!(
-            "\twrite_text(\"n{i}.txt\", var2str(bytes2var(read_bytes(\"n{i}.bin\"))))\n"
-        ));
-    }
-    let file_refs: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
-    let res = godot3::run_script(engine, &body, &file_refs);
-    res.assert_ok();
-    for (i, v) in values.iter().enumerate() {
-        assert_eq!(
-            v.to_text(Dialect::Godot3),
-            res.read_string(&format!("n{i}.txt")),
-            "{v:?}"
-        );
-    }
-    assert_eq!(res.read_string("n0.txt"), "-nan.0");
+    engine_prints_special_floats_as_we_do(
+        Dialect::Godot3,
+        "var2str(bytes2var",
+        "-nan.0",
+        |body, files| godot3::run_script(engine, body, files),
+    );
 }
 
 /// `var_to_str` of our packets holding NaNs and infinities is our Godot 4 text: `nan`
 /// whatever the sign, `inf_neg`.
 fn godot4_prints_signed_nans_and_infinities_as_we_do(engine: &Godot4) {
-    let cfg = Config::new(Dialect::Godot4);
+    engine_prints_special_floats_as_we_do(
+        Dialect::Godot4,
+        "var_to_str(bytes_to_var",
+        "nan",
+        |body, files| godot4::run_script(engine, body, files),
+    );
+}
+
+/// Has the engine (`run`) print each of [`special_floats`] from our packet with `print`
+/// (the engine's text call around its decode call, both opened: `"var2str(bytes2var"`),
+/// and compares every text with ours; the first value, a FLOAT NaN with its sign bit set,
+/// must print as `first`.
+fn engine_prints_special_floats_as_we_do(
+    dialect: Dialect,
+    print: &str,
+    first: &str,
+    run: impl FnOnce(&str, &[(&str, &[u8])]) -> RunResult,
+) {
+    let cfg = Config::new(dialect);
     let values = special_floats();
     let mut body = String::new();
     let mut files = Vec::new();
     for (i, v) in values.iter().enumerate() {
         files.push((format!("n{i}.bin"), cfg.to_vec(v).unwrap()));
         body.push_str(&format!(
-            "\twrite_text(\"n{i}.txt\", var_to_str(bytes_to_var(read_bytes(\"n{i}.bin\"))))\n"
+            "\twrite_text(\"n{i}.txt\", {print}(read_bytes(\"n{i}.bin\"))))\n"
         ));
     }
     let file_refs: Vec<(&str, &[u8])> = files
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    let res = godot4::run_script(engine, &body, &file_refs);
+    let res = run(&body, &file_refs);
     res.assert_ok();
     for (i, v) in values.iter().enumerate() {
         assert_eq!(
-            v.to_text(Dialect::Godot4),
+            v.to_text(dialect),
             res.read_string(&format!("n{i}.txt")),
             "{v:?}"
         );
     }
-    assert_eq!(res.read_string("n0.txt"), "nan");
+    assert_eq!(res.read_string("n0.txt"), first);
 }
 
 /// Our Godot 3 text against the real engine: `var2str` of our packets prints what we print

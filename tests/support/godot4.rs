@@ -165,13 +165,7 @@ pub fn run_script_with_timeout(
     }
     let dir = run::prepare("g4", script_body, GD_HELPERS, files);
     write_project(&dir);
-    let mut command = Command::new(engine.path());
-    command
-        .arg("--headless")
-        .arg("--path")
-        .arg(&dir)
-        .arg("-s")
-        .arg(run::SCRIPT_NAME);
+    let command = headless(engine, &dir, run::SCRIPT_NAME);
     run::run("Godot 4", command, dir, timeout)
 }
 
@@ -191,16 +185,21 @@ pub fn run_script_file(
     let (name, source) = script;
     let dir = run::prepare("g4", "pass", "", &[(name, source.as_bytes())]);
     write_project(&dir);
+    let mut command = headless(engine, &dir, name);
+    command.arg("--").args(args);
+    run::run("Godot 4", command, dir, timeout)
+}
+
+/// The engine's command line for running `script` headless in the project at `dir`.
+pub fn headless(engine: &Godot4, dir: &Path, script: &str) -> Command {
     let mut command = Command::new(engine.path());
     command
         .arg("--headless")
         .arg("--path")
-        .arg(&dir)
+        .arg(dir)
         .arg("-s")
-        .arg(name)
-        .arg("--")
-        .args(args);
-    run::run("Godot 4", command, dir, timeout)
+        .arg(script);
+    command
 }
 
 /// Writes [`PROJECT_GODOT`] and the class cache into a run directory.
