@@ -75,12 +75,7 @@ fn empty_absolute_nodepath_decodes_per_dialect() {
 /// found by the Godot 4 engine differential, `tests/engine/differential.rs`).
 #[test]
 fn typed_containers_keep_what_their_type_admits_as_in_godot4() {
-    let unhex = |h: &str| -> Vec<u8> {
-        (0..h.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
-            .collect()
-    };
+    let unhex = crate::support::hex::bytes;
     let cfg = Config::new(Dialect::Godot4);
     for (what, packet, engine) in [
         (

@@ -44,10 +44,7 @@ impl Row {
     }
     fn iv(&self) -> Option<[u8; 16]> {
         let hex = self.secret.split(':').nth(1)?;
-        let bytes: Vec<u8> = (0..16)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-            .collect();
-        bytes.try_into().ok()
+        crate::support::hex::bytes(hex).try_into().ok()
     }
     fn compression(&self) -> Option<Compression> {
         Some(match self.kind.as_str() {
