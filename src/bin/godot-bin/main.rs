@@ -204,6 +204,12 @@ fn packets<'a>(
     if !framed {
         return Ok(None);
     }
+    split_frames(data, cli.big_endian).map(Some)
+}
+
+/// `data` cut into its length-prefixed frames (what store_var and put_var write), or where
+/// and why a prefix does not fit.
+fn split_frames(data: &[u8], big_endian: bool) -> Result<Vec<Packet<'_>>, Failure> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < data.len() {
@@ -214,7 +220,7 @@ fn packets<'a>(
             ));
         };
         let prefix = [prefix[0], prefix[1], prefix[2], prefix[3]];
-        let len = if cli.big_endian {
+        let len = if big_endian {
             u32::from_be_bytes(prefix)
         } else {
             u32::from_le_bytes(prefix)
@@ -236,7 +242,7 @@ fn packets<'a>(
         });
         pos = start + len;
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 fn is_tsv(path: &Path) -> bool {
@@ -481,25 +487,9 @@ impl FoundFrames {
 /// `dialect` or in another dialect; little-endian prefixes are tried first.
 fn frames_in(data: &[u8], dialect: Dialect) -> Option<FoundFrames> {
     [false, true].into_iter().find_map(|big_endian| {
-        let mut packets = Vec::new();
-        let mut pos = 0;
-        while pos < data.len() {
-            let prefix: [u8; 4] = data.get(pos..pos + 4)?.try_into().ok()?;
-            let len = if big_endian {
-                u32::from_be_bytes(prefix)
-            } else {
-                u32::from_le_bytes(prefix)
-            } as usize;
-            let start = pos + 4;
-            if len < 4 || len > data.len() - start {
-                return None;
-            }
-            packets.push(Packet {
-                name: None,
-                bytes: &data[start..start + len],
-                offset: start,
-            });
-            pos = start + len;
+        let packets = split_frames(data, big_endian).ok()?;
+        if packets.iter().any(|p| p.bytes.len() < 4) {
+            return None;
         }
         let decodes = packets_clean(dialect, &packets)
             || Dialect::ALL
