@@ -173,6 +173,8 @@ impl BuildHasher for KeyState {
 /// One entry, with its key's hash (compared before the keys, and kept for the index).
 #[derive(Clone)]
 struct Entry {
+    /// [`Map::hash_of`] of the key: its fingerprint while the map has no index, its
+    /// seeded hash once it has one.
     hash: u64,
     key: Key,
     value: Variant,
@@ -185,6 +187,10 @@ struct Map {
     entries: Vec<Entry>,
     /// Positions in `entries`, by their key's hash (boxed: most maps have none).
     index: Option<Box<HashTable<usize>>>,
+    /// Without an index: bit `Map::bit(hash)` is set for each entry's hash, so that a key
+    /// whose bit is clear is known to be new without comparing it to every entry (the
+    /// common case when decoding: a packet rarely repeats a key).
+    bits: u64,
 }
 
 impl std::fmt::Debug for Map {
@@ -196,13 +202,14 @@ impl std::fmt::Debug for Map {
 }
 
 impl Map {
-    /// Entries found by comparing hashes in order, up to this many.
+    /// Entries found by comparing their keys' fingerprints in order, up to this many.
     const LINEAR: usize = 16;
 
     fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
             index: None,
+            bits: 0,
         }
     }
 
@@ -210,6 +217,7 @@ impl Map {
     #[inline]
     fn find(&self, hash: u64, eq: impl Fn(&Key) -> bool) -> Option<usize> {
         match &self.index {
+            None if self.bits & Map::bit(hash) == 0 => None,
             None => self
                 .entries
                 .iter()
@@ -218,24 +226,53 @@ impl Map {
         }
     }
 
-    fn hash_of(key: &Key) -> u64 {
-        KeyState.hash_one(key)
+    /// The hash entries carry. Without an index, a fingerprint: cheaper than the seeded
+    /// hash (decoding a small Dictionary computes one per key, and most Dictionaries are
+    /// small), and safe to be predictable, as at most [`Map::LINEAR`] keys are compared by
+    /// it. With an index, the seeded hash, which a peer cannot make collide.
+    #[inline]
+    fn hash_of(&self, key: &Key) -> u64 {
+        match (&self.index, key.0.as_str()) {
+            (None, Some(s)) => str_fingerprint(s),
+            (None, None) => foldhash::fast::FixedState::default().hash_one(key),
+            (Some(_), _) => KeyState.hash_one(key),
+        }
+    }
+
+    /// The bit of [`Map::bits`] for a hash: its top six bits (the fingerprint's length
+    /// term reaches them).
+    #[inline]
+    fn bit(hash: u64) -> u64 {
+        1 << (hash >> 58)
+    }
+
+    /// [`Map::hash_of`] a String key with this text.
+    #[inline]
+    fn hash_of_str(&self, s: &str) -> u64 {
+        match &self.index {
+            None => str_fingerprint(s),
+            Some(_) => KeyState.hash_one(StrKey(s)),
+        }
     }
 
     fn find_key(&self, key: &Key) -> Option<usize> {
-        self.find(Map::hash_of(key), |k| k == key)
+        self.find(self.hash_of(key), |k| k == key)
     }
 
     /// Inserts, or replaces the value of an equal key; the old value.
+    #[inline]
     fn insert(&mut self, key: Key, value: Variant) -> Option<Variant> {
-        let hash = Map::hash_of(&key);
+        let hash = self.hash_of(&key);
         if let Some(i) = self.find(hash, |k| *k == key) {
             return Some(std::mem::replace(&mut self.entries[i].value, value));
         }
         let i = self.entries.len();
-        if let Some(index) = &mut self.index {
-            let entries = &self.entries;
-            index.insert_unique(hash, i, |&j| entries[j].hash);
+        match &mut self.index {
+            Some(index) => {
+                let entries = &self.entries;
+                index.insert_unique(hash, i, |&j| entries[j].hash);
+            }
+            None => self.bits |= Map::bit(hash),
         }
         self.entries.push(Entry { hash, key, value });
         if self.index.is_none() && self.entries.len() > Map::LINEAR {
@@ -244,25 +281,40 @@ impl Map {
         None
     }
 
-    /// Builds the index from the entries.
+    /// Builds the index from the entries, which then carry their seeded hashes.
     fn reindex(&mut self) {
-        let mut index = HashTable::with_capacity(self.entries.len());
-        for (i, e) in self.entries.iter().enumerate() {
-            let entries = &self.entries;
+        for e in &mut self.entries {
+            e.hash = KeyState.hash_one(&e.key);
+        }
+        let entries = &self.entries;
+        let mut index = HashTable::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
             index.insert_unique(e.hash, i, |&j| entries[j].hash);
         }
         self.index = Some(Box::new(index));
     }
 
+    /// Drops the index; the entries carry fingerprints again.
+    fn unindex(&mut self) {
+        self.index = None;
+        for i in 0..self.entries.len() {
+            self.entries[i].hash = self.hash_of(&self.entries[i].key);
+        }
+        self.rebit();
+    }
+
+    /// Sets [`Map::bits`] from the entries' hashes.
+    fn rebit(&mut self) {
+        self.bits = self.entries.iter().fold(0, |b, e| b | Map::bit(e.hash));
+    }
+
     /// Removes the entry at `i`, keeping the order of the others.
     fn remove(&mut self, i: usize) -> Entry {
         let removed = self.entries.remove(i);
-        if self.index.is_some() {
-            if self.entries.len() > Map::LINEAR {
-                self.reindex();
-            } else {
-                self.index = None;
-            }
+        match self.index {
+            Some(_) if self.entries.len() > Map::LINEAR => self.reindex(),
+            Some(_) => self.unindex(),
+            None => self.rebit(),
         }
         removed
     }
@@ -270,6 +322,7 @@ impl Map {
     fn clear(&mut self) {
         self.entries.clear();
         self.index = None;
+        self.bits = 0;
     }
 }
 
@@ -333,6 +386,38 @@ impl StrKey<'_> {
     fn matches(&self, key: &Key) -> bool {
         key.1 == 0 && key.0.as_str() == Some(self.0)
     }
+}
+
+/// A String or StringName key's fingerprint while its map has no index (see
+/// [`Map::hash_of`]): its length and up to 16 of its bytes, the first and the last, so
+/// the usual keys (names of fields) differ in it, and keys that do not are compared in
+/// full.
+#[inline]
+fn str_fingerprint(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let n = b.len();
+    let word = |at: usize| {
+        b.get(at..at + 8)
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+    };
+    let half = |at: usize| {
+        b.get(at..at + 4)
+            .map_or(0, |w| u32::from_le_bytes(w.try_into().unwrap_or_default()))
+    };
+    let (first, last) = match n {
+        8.. => (word(0), word(n - 8)),
+        4..=7 => (u64::from(half(0)), u64::from(half(n - 4))),
+        1..=3 => (
+            u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+            0,
+        ),
+        0 => (0, 0),
+    };
+    // The multiplication (odd, so no two inputs meet) carries every bit into the top ones
+    // that pick the map's bit.
+    (first ^ last.rotate_left(29))
+        .wrapping_add(n as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The hash tag shared by String and StringName keys.
@@ -519,7 +604,7 @@ pub trait DictionaryKey {
 impl DictionaryKey for &str {
     fn find(self, d: &Dictionary) -> Option<(usize, &Variant, &Variant)> {
         let key = StrKey(self);
-        let i = d.map.find(KeyState.hash_one(&key), |k| key.matches(k))?;
+        let i = d.map.find(d.map.hash_of_str(self), |k| key.matches(k))?;
         let e = &d.map.entries[i];
         Some((i, &e.key.0, &e.value))
     }
@@ -643,6 +728,7 @@ impl Dictionary {
     /// Inserts an entry decoded from a packet, as the engine's decoder does: like
     /// [`Dictionary::insert`], except that a key holding an object is always a new entry
     /// (the engine decodes every object into one of its own).
+    #[inline]
     pub(crate) fn insert_decoded(&mut self, key: Variant, value: Variant) {
         let nth = if holds_object(&key) {
             u32::try_from(self.len() + 1).unwrap_or(u32::MAX)
@@ -719,13 +805,24 @@ impl Dictionary {
     }
 }
 
-/// Whether `v` is or holds an object (its id or in full).
+/// Whether `v` is or holds an object (its id or in full). Inlined for the usual key, a
+/// String or a number, which needs one comparison.
+#[inline]
 fn holds_object(v: &Variant) -> bool {
     match v {
         Variant::ObjectId(_) | Variant::Object(_) => true,
+        Variant::Array(_) | Variant::PackedTypedArray(_) | Variant::Dictionary(_) => {
+            container_holds_object(v)
+        }
+        _ => false,
+    }
+}
+
+fn container_holds_object(v: &Variant) -> bool {
+    match v {
         Variant::Array(a) | Variant::PackedTypedArray(a) => a.iter().any(holds_object),
         Variant::Dictionary(d) => d.iter().any(|(k, x)| holds_object(k) || holds_object(x)),
-        _ => false,
+        _ => holds_object(v),
     }
 }
 
@@ -894,6 +991,37 @@ mod tests {
         );
         assert_ne!(typed, Dictionary::new());
         assert!(!Dictionary::typed(ElementType::Untyped, ElementType::Untyped).is_typed());
+    }
+
+    #[test]
+    fn keys_alike_in_their_fingerprint_stay_apart() {
+        // Same length, same first and last 8 bytes: the same fingerprint, and the same bit
+        // of `Map::bits`; short keys that differ only in their middle byte but one.
+        let long: Vec<String> = (0..12).map(|i| format!("abcdefgh{i:02}ijklmnop")).collect();
+        let short = ["ab", "abc", "aXc", "a", "", "abcd", "abXd", "abcde"];
+        assert_eq!(str_fingerprint(&long[0]), str_fingerprint(&long[1]));
+        let mut d = Dictionary::new();
+        for (i, k) in long.iter().map(String::as_str).chain(short).enumerate() {
+            assert_eq!(d.insert(k, i as i64), None, "{k}");
+        }
+        assert_eq!(d.len(), long.len() + short.len());
+        assert!(d.map.index.is_some());
+        for (i, k) in long.iter().map(String::as_str).chain(short).enumerate() {
+            assert_eq!(d.get(k), Some(&Variant::Int(i as i64)), "{k}");
+        }
+        // Back under the threshold: fingerprints and bits again, still each its own key.
+        while d.len() > 6 {
+            d.remove(d.get_index(0).unwrap().0.clone());
+        }
+        assert!(d.map.index.is_none());
+        let left: Vec<Variant> = d.keys().cloned().collect();
+        for (i, k) in left.iter().enumerate() {
+            assert_eq!(d.get_index_of(k), Some(i));
+            let old = d.get_index(i).unwrap().1.clone();
+            assert_eq!(d.insert(k.clone(), -1), Some(old));
+        }
+        assert_eq!(d.len(), 6);
+        assert!(!d.contains_key("abXd-not-there"));
     }
 
     #[test]
