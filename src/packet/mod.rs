@@ -113,17 +113,29 @@ pub(crate) trait Nest<'de>: Sized {
         if let Some(trace) = &mut d.r.trace {
             trace.depth = depth;
         }
-        let result = if depth < SHALLOW {
-            f(self)
+        // The level is left when `deeper` drops, after `f`'s result is in place: holding
+        // the result in a local while leaving it made the compiler copy every decoded
+        // struct once more, in pieces that stalled the copy (store-to-load forwarding).
+        let deeper = Deeper(self, std::marker::PhantomData);
+        if depth < SHALLOW {
+            f(deeper.0)
         } else {
-            grow_stack(|| f(self))
-        };
-        let d = self.decoder();
+            grow_stack(|| f(deeper.0))
+        }
+    }
+}
+
+/// One nesting level of a [`Nest`], left when this drops.
+struct Deeper<'a, 'de, T: Nest<'de>>(&'a mut T, std::marker::PhantomData<&'de ()>);
+
+impl<'de, T: Nest<'de>> Drop for Deeper<'_, 'de, T> {
+    #[inline]
+    fn drop(&mut self) {
+        let d = self.0.decoder();
         d.depth -= 1;
         if let Some(trace) = &mut d.r.trace {
             trace.depth = d.depth;
         }
-        result
     }
 }
 
@@ -189,7 +201,7 @@ impl<'de> Decoder<'de> {
     }
 
     /// Reads a header, refusing it past the depth limit.
-    #[inline]
+    #[inline(always)]
     pub fn header(&mut self) -> Result<Header> {
         if self.depth > self.ctx.max_depth {
             return Err(self.depth_error());
