@@ -4,7 +4,7 @@
 
 use super::Deserializer;
 use crate::error::{Error, PathSegment, Result};
-use crate::packet::{Decoder, Nest};
+use crate::packet::Nest;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 /// The elements of an Array, one level deeper than the Array.
@@ -101,27 +101,14 @@ impl<'de> de::MapAccess<'de> for DictionaryAccess<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(value),
-            Err(e) => Err(e.in_segment(key_segment(&self.de.d, self.key_at))),
+            Err(e) => {
+                Err(e.in_segment(crate::packet::variant::key_segment(&self.de.d, self.key_at)))
+            }
         }
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.de.d.prealloc(self.left))
-    }
-}
-
-/// The path step of the entry whose key starts at `at`: the key's text (a string key's own
-/// text, any other key's text form). Only called on the error path.
-#[cold]
-#[inline(never)]
-pub(crate) fn key_segment(d: &Decoder<'_>, at: usize) -> PathSegment {
-    let mut key = Decoder::with_ctx(&d.r.input()[at..], d.ctx);
-    match crate::packet::variant::decode(&mut key) {
-        Ok(v) => match v.as_str() {
-            Some(s) => PathSegment::Key(s.to_owned()),
-            None => PathSegment::Key(format!("[{v}]")),
-        },
-        Err(_) => PathSegment::Key("?".into()),
     }
 }
 

@@ -206,6 +206,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if crate::variant::de::is_variant_visitor::<V>() {
+            // A `Variant`, decoded in one pass (see `is_variant_visitor`).
+            let value = crate::packet::variant::decode(&mut self.d)?;
+            return crate::variant::de::hand_over(value, visitor);
+        }
         let h = self.d.header()?;
         self.any(h, visitor)
     }

@@ -7,7 +7,7 @@ use super::reader::COUNT_MASK;
 use super::writer::Put;
 use super::{container, godot2, math, nodepath, object, packed, scalar, text, Ctx, Decoder, Nest};
 use crate::dialect::VariantType;
-use crate::error::{ErrorKind, Result};
+use crate::error::{ErrorKind, PathSegment, Result};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
@@ -22,7 +22,8 @@ pub(crate) fn decode(d: &mut Decoder<'_>) -> Result<Variant> {
 }
 
 /// Decodes the payload of the packet whose header `h` was just read.
-pub(crate) fn decode_payload(d: &mut Decoder<'_>, h: &Header) -> Result<Variant> {
+#[inline(always)]
+fn decode_payload(d: &mut Decoder<'_>, h: &Header) -> Result<Variant> {
     use VariantType as T;
     let ctx = d.ctx;
     let r = &mut d.r;
@@ -132,9 +133,12 @@ fn decode_array(d: &mut Decoder<'_>, h: &Header) -> Result<Array> {
     let head = container::read_head(&mut d.r, &d.ctx, h)?;
     let items = d.nest(|d| {
         let mut items = Vec::with_capacity(d.prealloc(head.count));
-        let check = d.ctx.spec.checks_typed_elements;
-        for _ in 0..head.count {
-            let item = decode(d)?;
+        let check = d.ctx.spec.checks_typed_elements && !head.first.is_untyped();
+        for index in 0..head.count {
+            let item = match decode(d) {
+                Ok(item) => item,
+                Err(e) => return Err(e.in_segment(PathSegment::Index(index))),
+            };
             // A Godot 4 typed array keeps what its type admits, as in the engine.
             if check {
                 items.extend(head.first.admit(item));
@@ -159,23 +163,39 @@ fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
     let mut dict = Dictionary::with_capacity(d.prealloc(head.count));
     dict.set_types(head.first, head.second);
     dict.shared = head.shared;
-    let check = d.ctx.spec.checks_typed_elements;
+    let check = d.ctx.spec.checks_typed_elements && !dict.key_type().is_untyped();
     d.nest(|d| {
         for _ in 0..head.count {
+            let key_at = d.r.pos();
             let key = decode(d)?;
-            let value = decode(d)?;
-            let key = if check {
-                dict.key_type().admit(key)
-            } else {
-                Some(key)
+            let value = match decode(d) {
+                Ok(value) => value,
+                Err(e) => return Err(e.in_segment(key_segment(d, key_at))),
             };
-            if let Some(key) = key {
+            if !check {
+                dict.insert_decoded(key, value);
+            } else if let Some(key) = dict.key_type().admit(key) {
                 dict.insert_decoded(key, value);
             }
         }
         Ok(())
     })?;
     Ok(dict)
+}
+
+/// The path step of the entry whose key starts at `at`: the key's text (a string key's own
+/// text, any other key's text form). Only called on the error path.
+#[cold]
+#[inline(never)]
+pub(crate) fn key_segment(d: &Decoder<'_>, at: usize) -> PathSegment {
+    let mut key = Decoder::with_ctx(&d.r.input()[at..], d.ctx);
+    match decode(&mut key) {
+        Ok(v) => match v.as_str() {
+            Some(s) => PathSegment::Key(s.to_owned()),
+            None => PathSegment::Key(format!("[{v}]")),
+        },
+        Err(_) => PathSegment::Key("?".into()),
+    }
 }
 
 /// Writes `v` at nesting depth `depth` (the top level is 0).
