@@ -27,11 +27,12 @@ impl<'a, 'de> ArrayAccess<'a, 'de> {
                 index: 0,
                 count,
             };
-            let value = visitor.visit_seq(&mut access)?;
-            if access.index != count {
+            // The result goes back as it came, not through a local (see `Nest::nest`).
+            let result = visitor.visit_seq(&mut access);
+            if result.is_ok() && access.index != count {
                 return Err(de::Error::invalid_length(count, &"fewer elements"));
             }
-            Ok(value)
+            result
         })
     }
 }
@@ -77,11 +78,11 @@ impl<'a, 'de> DictionaryAccess<'a, 'de> {
                 left: count,
                 key_at: 0,
             };
-            let value = visitor.visit_map(&mut access)?;
-            if access.left != 0 {
+            let result = visitor.visit_map(&mut access);
+            if result.is_ok() && access.left != 0 {
                 return Err(de::Error::invalid_length(count, &"fewer entries"));
             }
-            Ok(value)
+            result
         })
     }
 }
