@@ -75,10 +75,20 @@ fn unknown(ctx: &Ctx, id: u32, at: usize) -> Error {
 /// The header word for `ty` with `flags`, refusing a type the dialect lacks.
 #[inline]
 pub(crate) fn word(ctx: &Ctx, ty: VariantType, flags: u32) -> Result<u32> {
-    match ctx.spec.id_of(ty) {
-        Some(id) => Ok(id | flags),
-        None => Err(not_in_dialect(ctx, ty)),
-    }
+    // The types most values are made of come from `Ctx::ids`, one load away; callers name
+    // a constant type, so this match folds to one arm.
+    let id = match ty {
+        VariantType::String => ctx.ids.string,
+        VariantType::Int => ctx.ids.int,
+        VariantType::Float => ctx.ids.float,
+        VariantType::Array => ctx.ids.array,
+        VariantType::Dictionary => ctx.ids.dictionary,
+        _ => match ctx.spec.id_of(ty) {
+            Some(id) => id,
+            None => return Err(not_in_dialect(ctx, ty)),
+        },
+    };
+    Ok(id | flags)
 }
 
 /// The error for a type the dialect does not have.

@@ -60,14 +60,26 @@ pub(crate) struct Ctx {
     pub max_depth: usize,
     /// The bits of a header word that name its type in this dialect.
     pub type_mask: u32,
+    /// The ids of the types most values are made of, read once from the dialect table:
+    /// the hot paths of both directions then need no lookup (and no error branch).
+    pub ids: PlainIds,
 }
 
 impl Ctx {
     pub fn new(config: &Config) -> Result<Ctx> {
         let spec = config.dialect.spec();
+        let unsupported = || ErrorKind::UnsupportedDialect(config.dialect);
         if !spec.supported {
-            return Err(ErrorKind::UnsupportedDialect(config.dialect).into());
+            return Err(unsupported().into());
         }
+        let id = |ty| spec.id_of(ty).ok_or_else(unsupported);
+        let ids = PlainIds {
+            string: id(VariantType::String)?,
+            int: id(VariantType::Int)?,
+            float: id(VariantType::Float)?,
+            array: id(VariantType::Array)?,
+            dictionary: id(VariantType::Dictionary)?,
+        };
         Ok(Ctx {
             spec,
             dialect: config.dialect,
@@ -76,6 +88,7 @@ impl Ctx {
             max_depth: config.max_depth,
             // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
             type_mask: if spec.header_flags { 0xFF } else { !0 },
+            ids,
         })
     }
 }
@@ -158,17 +171,16 @@ pub(crate) struct Decoder<'de> {
     /// Container elements that may still be reserved ahead of their arrival, for the whole
     /// packet (see [`Decoder::prealloc`]).
     budget: Cell<usize>,
-    /// This dialect's ids of the packet types the fast paths read.
-    ids: PlainIds,
 }
 
-/// A dialect's ids of the packet types most values are made of.
-#[derive(Clone, Copy)]
-struct PlainIds {
-    string: u32,
-    int: u32,
-    float: u32,
-    dictionary: u32,
+/// A dialect's ids of the packet types most values are made of (see [`Ctx::ids`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainIds {
+    pub string: u32,
+    pub int: u32,
+    pub float: u32,
+    pub array: u32,
+    pub dictionary: u32,
 }
 
 impl<'de> Decoder<'de> {
@@ -180,23 +192,12 @@ impl<'de> Decoder<'de> {
 
     /// A decoder of `input` with no size limit beyond the input's own.
     pub fn with_ctx(input: &'de [u8], ctx: Ctx) -> Self {
-        let id = |ty| {
-            ctx.spec
-                .id_of(ty)
-                .expect("every dialect has the basic types")
-        };
         Decoder {
             r: Reader::new(input, usize::MAX),
             ctx,
             depth: 0,
             pads: None,
             budget: Cell::new(input.len() / 16),
-            ids: PlainIds {
-                string: id(VariantType::String),
-                int: id(VariantType::Int),
-                float: id(VariantType::Float),
-                dictionary: id(VariantType::Dictionary),
-            },
         }
     }
 
@@ -247,7 +248,7 @@ impl<'de> Decoder<'de> {
     /// nothing, otherwise. (An `Option<&str>` comes back in registers.)
     #[inline]
     pub fn plain_string(&mut self) -> Option<&'de str> {
-        self.peek_plain(self.ids.string)?;
+        self.peek_plain(self.ctx.ids.string)?;
         let at = self.r.pos();
         self.r.advance(4);
         let text = text::valid(&mut self.r);
@@ -260,7 +261,7 @@ impl<'de> Decoder<'de> {
     /// An INT's value and the offset of its header when the next packet is a whole INT.
     #[inline]
     pub fn plain_int(&mut self) -> Option<(i64, usize)> {
-        let word = self.peek_plain(self.ids.int)?;
+        let word = self.peek_plain(self.ctx.ids.int)?;
         let at = self.r.pos();
         let (value, size) = if word & FLAG_64 != 0 {
             let b: [u8; 12] = self.r.peek_array()?;
@@ -277,7 +278,7 @@ impl<'de> Decoder<'de> {
     /// A FLOAT's value when the next packet is a whole FLOAT.
     #[inline]
     pub fn plain_float(&mut self) -> Option<f64> {
-        let word = self.peek_plain(self.ids.float)?;
+        let word = self.peek_plain(self.ctx.ids.float)?;
         if word & FLAG_64 != 0 {
             let b: [u8; 12] = self.r.peek_array()?;
             self.r.advance(12);
@@ -295,8 +296,8 @@ impl<'de> Decoder<'de> {
     /// values: what every struct is) whose count the bytes left can hold.
     #[inline]
     pub fn plain_dictionary(&mut self) -> Option<usize> {
-        let word = self.peek_plain(self.ids.dictionary)?;
-        if word != self.ids.dictionary {
+        let word = self.peek_plain(self.ctx.ids.dictionary)?;
+        if word != self.ctx.ids.dictionary {
             return None;
         }
         let b: [u8; 8] = self.r.peek_array()?;
