@@ -480,6 +480,21 @@ impl ser::SerializeMap for Compound<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.value(value)
     }
+    /// Both halves of an entry after one look at what this compound is (`collect_map`,
+    /// which every map's `Serialize` uses, calls this).
+    fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<()> {
+        if let Compound::Counted { ser, count, .. } = self {
+            *count += 1;
+            ser.nested(key)?;
+            return ser.nested(value);
+        }
+        self.key(key)?;
+        self.value(value)
+    }
     fn end(self) -> Result<()> {
         self.finish()
     }
