@@ -171,6 +171,8 @@ pub(crate) struct Decoder<'de> {
     /// Container elements that may still be reserved ahead of their arrival, for the whole
     /// packet (see [`Decoder::prealloc`]).
     budget: Cell<usize>,
+    /// [`Ctx::ids`], beside the reader: the fast paths read them on every packet.
+    ids: PlainIds,
 }
 
 /// A dialect's ids of the packet types most values are made of (see [`Ctx::ids`]).
@@ -198,6 +200,7 @@ impl<'de> Decoder<'de> {
             depth: 0,
             pads: None,
             budget: Cell::new(input.len() / 16),
+            ids: ctx.ids,
         }
     }
 
@@ -248,7 +251,7 @@ impl<'de> Decoder<'de> {
     /// nothing, otherwise. (An `Option<&str>` comes back in registers.)
     #[inline]
     pub fn plain_string(&mut self) -> Option<&'de str> {
-        self.peek_plain(self.ctx.ids.string)?;
+        self.peek_plain(self.ids.string)?;
         let at = self.r.pos();
         self.r.advance(4);
         let text = text::valid(&mut self.r);
@@ -261,7 +264,7 @@ impl<'de> Decoder<'de> {
     /// An INT's value and the offset of its header when the next packet is a whole INT.
     #[inline]
     pub fn plain_int(&mut self) -> Option<(i64, usize)> {
-        let word = self.peek_plain(self.ctx.ids.int)?;
+        let word = self.peek_plain(self.ids.int)?;
         let at = self.r.pos();
         let (value, size) = if word & FLAG_64 != 0 {
             let b: [u8; 12] = self.r.peek_array()?;
@@ -278,7 +281,7 @@ impl<'de> Decoder<'de> {
     /// A FLOAT's value when the next packet is a whole FLOAT.
     #[inline]
     pub fn plain_float(&mut self) -> Option<f64> {
-        let word = self.peek_plain(self.ctx.ids.float)?;
+        let word = self.peek_plain(self.ids.float)?;
         if word & FLAG_64 != 0 {
             let b: [u8; 12] = self.r.peek_array()?;
             self.r.advance(12);
@@ -296,8 +299,8 @@ impl<'de> Decoder<'de> {
     /// values: what every struct is) whose count the bytes left can hold.
     #[inline]
     pub fn plain_dictionary(&mut self) -> Option<usize> {
-        let word = self.peek_plain(self.ctx.ids.dictionary)?;
-        if word != self.ctx.ids.dictionary {
+        let word = self.peek_plain(self.ids.dictionary)?;
+        if word != self.ids.dictionary {
             return None;
         }
         let b: [u8; 8] = self.r.peek_array()?;
