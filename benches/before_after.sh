@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# godot_bin's own speed, this tree against an earlier commit, with today's benchmarks:
+# every godot_bin row of benches/formats.rs, the two trees run in turn ROUNDS times
+# (default 3), each pinned to one core, so that the machine's drift falls on both alike.
+#   bash benches/before_after.sh [REV] [ROUNDS]
+# REV defaults to 4470d3c, the tree before the packet layer (issue 11's "before"). The
+# earlier tree gets a worktree under target/, with this tree's benches/ and the bench
+# dev-dependencies copied in. Prints each row's median time before and after, their ratio
+# and the ratio of each round.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev=${1:-4470d3c}
+rounds=${2:-3}
+target=${CARGO_TARGET_DIR:-target}
+here=$(pwd)
+old="$here/$target/before-$rev"
+if [ ! -d "$old" ]; then
+  git worktree add --detach "$old" "$rev" >/dev/null
+fi
+rm -rf "$old/benches"
+cp -r benches "$old/benches"
+python3 benches/before_after.py --dev-deps Cargo.toml "$old/Cargo.toml"
+out="$here/$target/before-after"
+rm -rf "$out"
+mkdir -p "$out"
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(rustc --version)"
+echo "before: $rev   after: $(git rev-parse --short HEAD) (+ uncommitted: $(git status --porcelain | wc -l) files)"
+(cd "$old" && CARGO_TARGET_DIR="$old/target" cargo bench --bench formats --no-run >/dev/null 2>&1)
+cargo bench --bench formats --no-run >/dev/null 2>&1
+pin=""
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then pin="taskset -c 1"; fi
+for i in $(seq 1 "$rounds"); do
+  echo "round $i: load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  (cd "$old" && CARGO_TARGET_DIR="$old/target" $pin cargo bench --bench formats -- '/godot_bin$' >"$out/before.$i.txt" 2>&1)
+  $pin cargo bench --bench formats -- '/godot_bin$' >"$out/after.$i.txt" 2>&1
+done
+echo
+python3 benches/before_after.py "$out"
