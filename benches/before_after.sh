@@ -25,8 +25,9 @@ rm -rf "$out"
 mkdir -p "$out"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(rustc --version)"
 echo "before: $rev   after: $(git rev-parse --short HEAD) (+ uncommitted: $(git status --porcelain | wc -l) files)"
-(cd "$old" && CARGO_TARGET_DIR="$old/target" cargo bench --bench formats --no-run >/dev/null 2>&1)
-cargo bench --bench formats --no-run >/dev/null 2>&1
+build() { "$@" >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; }; }
+(cd "$old" && export CARGO_TARGET_DIR="$old/target" && build cargo bench --bench formats --no-run)
+build cargo bench --bench formats --no-run
 pin=""
 if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then pin="taskset -c 1"; fi
 for i in $(seq 1 "$rounds"); do

@@ -184,7 +184,10 @@ fn all<R, V>(back: &[R], value: &[V], check: impl Fn(&R, &V) -> bool) -> bool {
 /// `Variant`, MessagePack's `rmpv::Value` (written and read by rmpv natively) and
 /// `serde_json::Value`. postcard has no dynamic value.
 fn dynamic(c: &mut Criterion, name: &str, data: &impl Serialize) {
-    let variant = godot_bin::to_variant(data).unwrap();
+    // Through bytes rather than `to_variant`, so that benches/before_after.sh can run this
+    // file on trees older than `to_variant`.
+    let variant: godot_bin::Variant =
+        godot_bin::from_slice(&godot_bin::to_vec(data).unwrap()).unwrap();
     let rmpv_value = rmpv::ext::to_value(data).unwrap();
     let json_value = serde_json::to_value(data).unwrap();
     let godot = godot_bin::to_vec(&variant).unwrap();

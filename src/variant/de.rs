@@ -1,9 +1,10 @@
 //! `Deserialize` for [`Variant`], and `Variant` as a serde `Deserializer` ([`from_variant`]).
 //!
-//! From godot_bin, a builtin packet arrives as the one-entry map of its private name (see
-//! [`crate::builtin`]), which the visitor here turns back into that builtin: so a
-//! `Variant` keeps every type, also through serde's buffering. From other formats, maps
-//! become Dictionaries and sequences Arrays.
+//! godot_bin's own deserializer decodes a `Variant` in one pass and hands it over (see
+//! [`is_variant_visitor`]). Through serde's buffering, a builtin packet arrives as the
+//! one-entry map of its private name (see [`crate::builtin`]), which the visitor here turns
+//! back into that builtin: so a `Variant` keeps every type either way. From other formats,
+//! maps become Dictionaries and sequences Arrays.
 //!
 //! As a deserializer, a `Variant` presents itself as godot_bin's deserializer presents the
 //! packet it encodes to: `from_variant(v)` gives what `from_slice(&to_vec(&v)?)` gives,
