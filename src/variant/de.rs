@@ -143,7 +143,12 @@ pub(crate) struct TypedDictionaryShape {
 
 impl From<TypedDictionaryShape> for Dictionary {
     fn from(s: TypedDictionaryShape) -> Dictionary {
-        let mut d = Dictionary::from(s.entries);
+        // As the packet decoder adds them: an object key is always an entry of its own
+        // (these entries come from a Dictionary, where such keys were apart).
+        let mut d = Dictionary::with_capacity(s.entries.len());
+        for (key, value) in s.entries {
+            d.insert_decoded(key, value);
+        }
         d.set_types(s.key_type, s.value_type);
         d.shared = s.shared;
         d

@@ -515,7 +515,8 @@ impl ser::SerializeMap for MapCollect {
             .key
             .take()
             .ok_or_else(|| ErrorKind::Custom("a map value without its key".into()))?;
-        self.dict.insert(key, to_variant(value)?);
+        // As decoding the map's bytes would add it (an object key is an entry of its own).
+        self.dict.insert_decoded(key, to_variant(value)?);
         Ok(())
     }
     fn end(self) -> Result<Variant> {
