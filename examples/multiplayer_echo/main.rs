@@ -11,26 +11,15 @@
 //! one line per connected and disconnected peer. The Godot client beside it
 //! (`godot_client/`) connects with either transport and shows the round trip.
 
-use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+mod scene;
+
+use godot_bin::multiplayer::{net, Event};
+use scene::echo_scene;
 use std::net::SocketAddr;
 
 fn usage() -> ! {
     eprintln!("usage: multiplayer_echo [--ws PORT] [--enet PORT]   (at least one)");
     std::process::exit(2);
-}
-
-/// The node every check relies on: path `Echo`, exactly these three RPCs.
-fn echo_scene() -> godot_bin::multiplayer::Result<Scene> {
-    Scene::new().with(
-        NodeConfig::new("Echo")
-            .rpc(Rpc::any_peer("echo"))
-            .rpc(Rpc::any_peer("echo_many"))
-            .rpc(
-                Rpc::any_peer("echo_unreliable")
-                    .unreliable_ordered()
-                    .channel(1),
-            ),
-    )
 }
 
 fn main() -> godot_bin::multiplayer::Result<()> {

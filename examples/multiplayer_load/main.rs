@@ -24,7 +24,10 @@
 //! The last line of output is one `key=value` record for scripts.
 //! `benches/multiplayer_load.sh` runs both servers side by side.
 
-use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+#[path = "../multiplayer_echo/scene.rs"]
+mod scene;
+
+use godot_bin::multiplayer::{net, Event, Scene};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -97,21 +100,6 @@ fn sleep_until(t: Instant) {
     if t > now {
         std::thread::sleep(t - now);
     }
-}
-
-fn echo_scene() -> Scene {
-    Scene::new()
-        .with(
-            NodeConfig::new("Echo")
-                .rpc(Rpc::any_peer("echo"))
-                .rpc(Rpc::any_peer("echo_many"))
-                .rpc(
-                    Rpc::any_peer("echo_unreliable")
-                        .unreliable_ordered()
-                        .channel(1),
-                ),
-        )
-        .expect("scene")
 }
 
 /// What the bot threads share: counters, and the window, set once every bot has connected
@@ -241,7 +229,7 @@ enum Outcome {
 
 fn main() {
     let a = Arc::new(parse_args());
-    let scene = Arc::new(echo_scene());
+    let scene = Arc::new(scene::echo_scene().expect("scene"));
     let (set_window, window) = watch::channel(None);
     let shared = Arc::new(Shared {
         connected: AtomicUsize::new(0),
