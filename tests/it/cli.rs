@@ -38,6 +38,18 @@ fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `args` (no input), which must succeed and print nothing on stderr: no note, no
+/// hint.
+fn quiet(args: &[&str]) {
+    let out = run(args, b"");
+    assert!(out.status.success(), "godot-bin {args:?} failed");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).expect("UTF-8 output")
 }
@@ -531,13 +543,7 @@ fn dump_without_framed_recognises_store_var_output() {
     assert!(err.contains("1 frame,"), "{err}");
     // A bare packet is not mistaken for one.
     let f = TempFile::new("bin", &a.bytes);
-    let out = run(&["dump", f.arg()], b"");
-    assert!(out.status.success());
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    quiet(&["dump", f.arg()]);
 }
 
 #[test]
@@ -563,13 +569,7 @@ fn dump_hints_at_the_dialect_that_decodes_cleanly() {
     assert!(err.contains("8 bytes after the value"), "{err}");
     assert!(err.contains("but it does with --dialect godot3"), "{err}");
     // No hint when the chosen dialect reads the input cleanly.
-    let out = run(&["--dialect", "godot3", "--framed", "dump", f.arg()], b"");
-    assert!(out.status.success());
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    quiet(&["--dialect", "godot3", "--framed", "dump", f.arg()]);
 }
 
 #[test]
