@@ -5,7 +5,7 @@
 use super::access::ArrayAccess;
 use super::leaves::{self, FlatLeaves, FlatLeavesDe, LeafStream, OneEntry, ReaderLeaves, Two};
 use super::Deserializer;
-use crate::builtin::{Kind, Shape};
+use crate::builtin::{Builtin, Kind, Shape};
 use crate::dialect::VariantType;
 use crate::error::{Error, PathSegment, Result};
 use crate::packet::container::ContainerHead;
@@ -43,6 +43,33 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.d.header()?;
+        self.requested_after(h, kind, visitor)
+    }
+
+    /// A fixed builtin `T` asked for by its own type's `Deserialize` (whose visitor is `V`):
+    /// a packet of that type is read whole by the packet layer and given over (see
+    /// [`crate::builtin::whole`]); anything else goes the way of [`Self::requested`].
+    pub(super) fn fixed_whole<V: Visitor<'de>, T: math::Fixed + Builtin + 'static>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.d.header()?;
+        if h.ty == <T as math::Fixed>::TYPE {
+            let value = T::read(&mut self.d.r, math::read_wide(&self.d.ctx, &h))?;
+            if let Some(value) = crate::builtin::whole::<V, T>(value) {
+                return Ok(value);
+            }
+        }
+        self.requested_after(h, <T as Builtin>::KIND, visitor)
+    }
+
+    /// [`Self::requested`] once the header `h` is read.
+    fn requested_after<V: Visitor<'de>>(
+        &mut self,
+        h: Header,
+        kind: Kind,
+        visitor: V,
+    ) -> Result<V::Value> {
         if self.packet_kind(&h) == Some(kind) {
             return self.builtin(h, kind, visitor, Form::Native);
         }

@@ -13,7 +13,7 @@ mod access;
 mod builtin;
 pub(crate) mod leaves;
 
-use crate::builtin::Kind;
+use crate::builtin::{Kind, StructVisitor};
 use crate::config::Config;
 use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
@@ -313,6 +313,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        // A fixed builtin's own `Deserialize`: the value read whole (see `builtin::whole`).
+        // The comparisons are of constants, decided at compile time for each visitor.
+        macro_rules! fixed {
+            ($($t:ident),*) => {$(
+                if typeid::of::<V>() == typeid::of::<StructVisitor<crate::types::math::$t>>() {
+                    return self.fixed_whole::<V, crate::types::math::$t>(visitor);
+                }
+            )*};
+        }
+        crate::packet::math::for_each_fixed!(fixed);
         if let Some(kind) = Kind::by_name(name) {
             return self.requested(kind, visitor);
         }
