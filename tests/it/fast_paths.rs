@@ -300,11 +300,7 @@ fn a_variant_decodes_the_same_in_one_pass_and_through_serde_buffering() {
         V(Variant),
     }
     let (mut same, mut refused) = (0, 0);
-    for (file, dialect) in [
-        ("godot4.tsv", Dialect::Godot4),
-        ("godot3.tsv", Dialect::Godot3),
-        ("pandemonium.tsv", Dialect::Pandemonium),
-    ] {
+    for &(file, dialect) in golden::FILES {
         let cfg = golden::config(dialect);
         for row in golden::rows(file) {
             let direct = cfg.from_slice::<Variant>(&row.bytes);
@@ -379,11 +375,7 @@ fn a_fixed_builtin_decodes_the_same_whole_and_through_serde_buffering() {
     }
     let mut seen = 0;
     let mut wide = 0;
-    for (file, dialect) in [
-        ("godot4.tsv", Dialect::Godot4),
-        ("godot3.tsv", Dialect::Godot3),
-        ("pandemonium.tsv", Dialect::Pandemonium),
-    ] {
+    for &(file, dialect) in golden::FILES {
         let cfg = golden::config(dialect);
         for row in golden::rows(file) {
             let Ok(v) = cfg.from_slice::<Variant>(&row.bytes) else {
