@@ -8,7 +8,8 @@
 //! struct, newtype or sequence.
 //!
 //! Decoding, a builtin's `Deserialize` asks for its private name, and godot_bin's
-//! deserializer presents the packet in the same shape. Where serde itself must hold a value
+//! deserializer presents the packet in the same shape (a fixed builtin, whose visitor it
+//! recognises by type, it reads whole and gives over: see [`whole`]). Where serde itself must hold a value
 //! before knowing its type (`#[serde(flatten)]`, untagged and internally tagged enums), it
 //! asks for "anything" (`deserialize_any`) and keeps what it is given in its own data
 //! model, which has no builtin types. There, godot_bin presents each builtin packet as a

@@ -70,7 +70,7 @@ impl Config {
     /// is the engine's own limit, 1024. The top-level value is at depth 0 and a
     /// container's elements (a Dictionary's keys and values, an Object's property values)
     /// one level deeper than the container: a value at depth `max_depth` is accepted, one
-    /// deeper is [`ErrorKind::DepthExceeded`](crate::ErrorKind::DepthExceeded) where it
+    /// deeper is [`ErrorKind::DepthExceeded`] where it
     /// starts.
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
