@@ -9,7 +9,7 @@
 //!
 //! Decoding, a builtin's `Deserialize` asks for its private name, and godot_bin's
 //! deserializer presents the packet in the same shape (a fixed builtin, whose visitor it
-//! recognises by type, it reads whole and gives over: see [`whole`]). Where serde itself must hold a value
+//! recognises by type, it reads whole and gives over: see [`crate::de::give`]). Where serde itself must hold a value
 //! before knowing its type (`#[serde(flatten)]`, untagged and internally tagged enums), it
 //! asks for "anything" (`deserialize_any`) and keeps what it is given in its own data
 //! model, which has no builtin types. There, godot_bin presents each builtin packet as a
@@ -247,31 +247,6 @@ impl<'de, T: Builtin> Visitor<'de> for StructVisitor<T> {
             map,
         }))
     }
-}
-
-/// `value` as the value of visitor `V`, when `V` is `value`'s own [`StructVisitor`] (which
-/// would have built the same `T` from its components); `None` for any other visitor.
-///
-/// A deserializer of this crate asked for a fixed builtin by the type's own `Deserialize`
-/// reads it whole with the packet layer and gives it over here, instead of presenting its
-/// components one by one through the type's derived code (see
-/// [`crate::de::Deserializer`]'s `deserialize_struct`). Type ids are constants: the check
-/// is decided at compile time and costs nothing.
-#[inline(always)]
-#[allow(unsafe_code)]
-pub(crate) fn whole<'de, V: Visitor<'de>, T: Builtin + 'static>(value: T) -> Option<V::Value> {
-    if typeid::of::<V>() != typeid::of::<StructVisitor<T>>() {
-        return None;
-    }
-    // SAFETY: `V` and `StructVisitor<T>` have the same type id. `typeid::of` tells types
-    // apart up to their lifetimes, and `StructVisitor<T>` has none (`T: 'static`), so `V`
-    // *is* `StructVisitor<T>`, whose `Visitor::Value` is `T` for every `'de`: `V::Value` and
-    // `T` are one type, and reading the one as the other is a plain move (`ManuallyDrop`
-    // keeps `value` from being dropped a second time). Checked by
-    // `builtin::tests::whole_gives_the_value_to_its_own_visitor_only` and by
-    // `tests/it/fast_paths.rs`, which decodes every fixed type both ways.
-    let value = std::mem::ManuallyDrop::new(value);
-    Some(unsafe { std::mem::transmute_copy::<T, V::Value>(&value) })
 }
 
 /// Checks that a one-entry map has no more entries.
@@ -680,14 +655,5 @@ mod tests {
             )*};
         }
         for_each_fixed!(check);
-    }
-
-    #[test]
-    fn whole_gives_the_value_to_its_own_visitor_only() {
-        use crate::types::math::{Color, Vector3};
-        let v = Vector3::new(1.5, -2.0, 3.25);
-        assert_eq!(whole::<StructVisitor<Vector3>, _>(v), Some(v));
-        assert_eq!(whole::<StructVisitor<Color>, _>(v), None);
-        assert_eq!(whole::<de::IgnoredAny, _>(v), None);
     }
 }

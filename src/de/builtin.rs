@@ -48,16 +48,16 @@ impl<'de> Deserializer<'de> {
 
     /// A fixed builtin `T` asked for by its own type's `Deserialize` (whose visitor is `V`):
     /// a packet of that type is read whole by the packet layer and given over (see
-    /// [`crate::builtin::whole`]); anything else goes the way of [`Self::requested`].
+    /// [`super::give`]); anything else goes the way of [`Self::requested`].
     pub(super) fn fixed_whole<V: Visitor<'de>, T: math::Fixed + Builtin + 'static>(
         &mut self,
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.d.header()?;
         if h.ty == <T as math::Fixed>::TYPE {
-            let value = T::read(&mut self.d.r, math::read_wide(&self.d.ctx, &h))?;
-            if let Some(value) = crate::builtin::whole::<V, T>(value) {
-                return Ok(value);
+            if let Some(giver) = super::give::to::<V, crate::builtin::StructVisitor<T>>() {
+                let value = T::read(&mut self.d.r, math::read_wide(&self.d.ctx, &h))?;
+                return Ok(giver.give(value));
             }
         }
         self.requested_after(h, <T as Builtin>::KIND, visitor)

@@ -11,6 +11,7 @@
 
 mod access;
 mod builtin;
+pub(crate) mod give;
 pub(crate) mod leaves;
 
 use crate::builtin::{Kind, StructVisitor};
@@ -206,10 +207,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if crate::variant::de::is_variant_visitor::<V>() {
-            // A `Variant`, decoded in one pass (see `is_variant_visitor`).
-            let value = crate::packet::variant::decode(&mut self.d)?;
-            return crate::variant::de::hand_over(value, visitor);
+        if let Some(giver) = give::to::<V, crate::variant::de::VariantVisitor>() {
+            // A `Variant`, decoded in one pass and given over whole (see `give`).
+            return Ok(giver.give(crate::packet::variant::decode(&mut self.d)?));
         }
         let h = self.d.header()?;
         self.any(h, visitor)
@@ -313,7 +313,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        // A fixed builtin's own `Deserialize`: the value read whole (see `builtin::whole`).
+        // A fixed builtin's own `Deserialize`: the value read and given over whole (see
+        // `give`).
         // The comparisons are of constants, decided at compile time for each visitor.
         macro_rules! fixed {
             ($($t:ident),*) => {$(

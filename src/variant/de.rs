@@ -1,7 +1,7 @@
 //! `Deserialize` for [`Variant`], and `Variant` as a serde `Deserializer` ([`from_variant`]).
 //!
-//! godot_bin's own deserializer decodes a `Variant` in one pass and hands it over (see
-//! [`is_variant_visitor`]). Through serde's buffering, a builtin packet arrives as the
+//! godot_bin's own deserializer decodes a `Variant` in one pass and gives it over whole
+//! (see [`crate::de::give`]). Through serde's buffering, a builtin packet arrives as the
 //! one-entry map of its private name (see [`crate::builtin`]), which the visitor here turns
 //! back into that builtin: so a `Variant` keeps every type either way. From other formats,
 //! maps become Dictionaries and sequences Arrays.
@@ -51,43 +51,6 @@ impl<'de> Deserialize<'de> for Variant {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
         d.deserialize_any(VariantVisitor)
     }
-}
-
-/// Whether `V` is the visitor [`Variant`]'s `Deserialize` passes to `deserialize_any`.
-///
-/// godot_bin's deserializer (and a `Variant` deserializing itself) then has the whole
-/// value at hand, decoded in one pass by the packet layer, and gives it over with
-/// [`hand_over`] instead of presenting it through serde piece by piece, which costs a
-/// visitor call, a seed and a move per element. Both ways give the same `Variant`
-/// (`tests/it/variant_paths.rs`). Any other deserializer, serde's own buffers included,
-/// takes the piece-by-piece way, which carries every builtin as its one-entry map.
-#[inline]
-pub(crate) fn is_variant_visitor<V>() -> bool {
-    typeid::of::<V>() == typeid::of::<VariantVisitor>()
-}
-
-thread_local! {
-    /// The value being given to a `VariantVisitor` by [`hand_over`].
-    static HANDED_OVER: std::cell::Cell<Option<Variant>> = const { std::cell::Cell::new(None) };
-}
-
-/// Only [`hand_over`] sends this (as a `u128`, which no `Variant` holds and no other
-/// visitor is given by this crate): "take the value handed over".
-const HAND_OVER: u128 = u128::from_le_bytes(*b"godot_bin handed");
-
-/// Gives `value` to `visitor`, which [`is_variant_visitor`] has found to be a
-/// `VariantVisitor`: the value waits in a thread-local slot, the visitor takes it from
-/// there in the same call (`visit_u128` with [`HAND_OVER`]), and the slot is emptied
-/// afterwards whatever happened, so that nothing is left for a later call to find.
-pub(crate) fn hand_over<'de, V: Visitor<'de>, E: de::Error>(
-    value: Variant,
-    visitor: V,
-) -> Result<V::Value, E> {
-    debug_assert!(is_variant_visitor::<V>());
-    HANDED_OVER.set(Some(value));
-    let result = visitor.visit_u128(HAND_OVER);
-    HANDED_OVER.take();
-    result
 }
 
 impl<'de> Deserialize<'de> for Array {
@@ -224,7 +187,7 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
     })
 }
 
-struct VariantVisitor;
+pub(crate) struct VariantVisitor;
 
 impl<'de> Visitor<'de> for VariantVisitor {
     type Value = Variant;
@@ -246,14 +209,6 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
     fn visit_f64<E>(self, v: f64) -> Result<Variant, E> {
         Ok(Variant::Float(v))
-    }
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Variant, E> {
-        match v {
-            HAND_OVER => HANDED_OVER
-                .take()
-                .ok_or_else(|| E::custom("no value was handed over")),
-            _ => Err(E::custom(format_args!("{v} does not fit in int (i64)"))),
-        }
     }
     fn visit_str<E>(self, v: &str) -> Result<Variant, E> {
         Ok(Variant::String(v.to_owned()))
@@ -666,8 +621,9 @@ impl<'de> de::Deserializer<'de> for Variant {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if is_variant_visitor::<V>() {
-            return hand_over(self, visitor);
+        if let Some(giver) = crate::de::give::to::<V, VariantVisitor>() {
+            // Itself, whole (see `crate::de::give`).
+            return Ok(giver.give(self));
         }
         match self {
             Variant::Nil => visitor.visit_unit(),
@@ -900,24 +856,4 @@ impl<'de> de::VariantAccess<'de> for Variant {
 /// fields.
 pub(crate) fn to_plain_variant<T: serde::Serialize + ?Sized>(value: &T) -> Result<Variant> {
     value.serialize(super::ser::ValueSerializer { plain: true })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_hand_over_token_without_a_value_is_an_error() {
-        let err = VariantVisitor.visit_u128::<Error>(HAND_OVER).unwrap_err();
-        assert!(
-            err.to_string().contains("no value was handed over"),
-            "{err}"
-        );
-        let v = hand_over::<_, Error>(Variant::Int(7), VariantVisitor).unwrap();
-        assert_eq!(v, Variant::Int(7));
-        // Nothing is left behind for a later call.
-        assert!(VariantVisitor.visit_u128::<Error>(HAND_OVER).is_err());
-        assert!(is_variant_visitor::<VariantVisitor>());
-        assert!(!is_variant_visitor::<de::IgnoredAny>());
-    }
 }
