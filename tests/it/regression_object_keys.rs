@@ -10,7 +10,7 @@ const PACKET: &str = "1b0007000000000001000000040000001819191900000000001b010100
 
 #[test]
 fn object_keys_of_a_typed_dictionary_stay_apart_through_a_round_trip() {
-    let input = crate::support::hex::decode(PACKET).unwrap();
+    let input = crate::support::hex::bytes(PACKET);
     let cfg = Config::default();
     let (v, _) = cfg.take_from_slice::<Variant>(&input).unwrap();
     let d = v.as_dictionary().unwrap();
