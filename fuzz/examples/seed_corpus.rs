@@ -99,8 +99,17 @@ fn main() {
                 write(&corpus.join(target), &name, &[&[how][..], &bytes].concat());
                 count += 1;
             } else if name.ends_with(".plain") && bytes.len() < 4096 {
-                for (target, how) in [("file_encrypted", 1u8), ("file_encrypted", 2), ("file_compressed", 0), ("file_compressed", 2)] {
-                    write(&corpus.join(target), &format!("{name}-{how}"), &[&[how][..], &bytes].concat());
+                for (target, how) in [
+                    ("file_encrypted", 1u8),
+                    ("file_encrypted", 2),
+                    ("file_compressed", 0),
+                    ("file_compressed", 2),
+                ] {
+                    write(
+                        &corpus.join(target),
+                        &format!("{name}-{how}"),
+                        &[&[how][..], &bytes].concat(),
+                    );
                 }
             }
         }

@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
         mode => {
             let compression = Compression::from_mode(u32::from(mode)).unwrap();
             let packed = file::compress(rest, compression).unwrap();
-            assert_eq!(file::decompress(&packed).unwrap(), rest, "{compression} round trip");
+            assert_eq!(
+                file::decompress(&packed).unwrap(),
+                rest,
+                "{compression} round trip"
+            );
             godot_bin_fuzz::check_file(&packed, &key);
             let at = usize::from(how) * 13 % packed.len();
             godot_bin_fuzz::check_file(&packed[..at], &key);

@@ -33,14 +33,22 @@ fuzz_target!(|data: &[u8]| {
     godot_bin_fuzz::bounded("multiplayer", data, || {
         let _ = wire::parse(data);
         let now = Instant::now();
-        let mut server = Server::new(scene(), Options { max_paths_per_peer: 64, ..Options::default() });
+        let mut server = Server::new(
+            scene(),
+            Options {
+                max_paths_per_peer: 64,
+                ..Options::default()
+            },
+        );
         for p in [10, 20, 30] {
             server.peer_connected(p, now).expect("fresh ids");
         }
         let mut client = Client::new(scene(), Options::default());
         client.connected(10, now).expect("fresh id");
         for chunk in data.split(|&b| b == 0xFE) {
-            let Some((&who, packet)) = chunk.split_first() else { continue };
+            let Some((&who, packet)) = chunk.split_first() else {
+                continue;
+            };
             let from = [10, 20, 30][usize::from(who % 3)];
             server.receive(from, who >> 4, TransferMode::Reliable, packet, now);
             client.receive(1, 0, TransferMode::Reliable, packet, now);
@@ -53,7 +61,9 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             while client.poll_output().is_some() {}
-            for ev in std::iter::from_fn(|| server.poll_event()).chain(std::iter::from_fn(|| client.poll_event())) {
+            for ev in std::iter::from_fn(|| server.poll_event())
+                .chain(std::iter::from_fn(|| client.poll_event()))
+            {
                 if let Event::Call(call) = ev {
                     let _ = call.args.to_variants();
                     let _ = call.args.decode::<Vec<godot_bin::Variant>>();
