@@ -27,7 +27,7 @@
 //! the same enum.
 
 use crate::dialect::VariantType;
-use crate::packet::math::{Fixed, Leaf, LeafKind};
+use crate::types::leaves::{Fixed, Leaf, LeafKind, MAX_LEAVES};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
@@ -439,7 +439,7 @@ pub(crate) fn fixed_from_leaves<'de, T: Fixed, D: Deserializer<'de>>(d: D) -> Re
             write!(f, "the {} components of a {}", T::N, T::TYPE)
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
-            let mut leaves = [Leaf::I32(0); crate::packet::math::MAX_LEAVES];
+            let mut leaves = [Leaf::I32(0); MAX_LEAVES];
             for (i, slot) in leaves.iter_mut().take(T::N).enumerate() {
                 *slot = match T::KIND {
                     LeafKind::I32 => Leaf::I32(
@@ -641,7 +641,7 @@ mod tests {
     #[test]
     fn fixed_kinds_list_their_types_fields() {
         // The field names the table gives are those each type serializes.
-        use crate::packet::math::for_each_fixed;
+        use crate::types::leaves::for_each_fixed;
         macro_rules! check {
             ($($t:ident),*) => {$(
                 let json = serde_json::to_value(crate::types::math::$t::default()).unwrap();

@@ -103,7 +103,7 @@ impl<'de> de::MapAccess<'de> for DictionaryAccess<'_, 'de> {
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(value),
             Err(e) => {
-                Err(e.in_segment(crate::packet::variant::key_segment(&self.de.d, self.key_at)))
+                Err(e.in_segment(crate::variant::codec::key_segment(&self.de.d, self.key_at)))
             }
         }
     }

@@ -10,9 +10,10 @@ use crate::dialect::VariantType;
 use crate::error::{Error, PathSegment, Result};
 use crate::packet::container::ContainerHead;
 use crate::packet::header::Header;
-use crate::packet::math::{self, LeafKind};
+use crate::packet::math::{self, FixedWire};
 use crate::packet::packed::{self, ElemKind, Elems};
 use crate::packet::{container, godot2, nodepath, object, text, Nest};
+use crate::types::leaves::{layout, Fixed, LeafKind};
 use crate::types::names::NodePath;
 use crate::variant::{Array, ElementType, Variant};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
@@ -49,12 +50,12 @@ impl<'de> Deserializer<'de> {
     /// A fixed builtin `T` asked for by its own type's `Deserialize` (whose visitor is `V`):
     /// a packet of that type is read whole by the packet layer and given over (see
     /// [`super::give`]); anything else goes the way of [`Self::requested`].
-    pub(super) fn fixed_whole<V: Visitor<'de>, T: math::Fixed + Builtin + 'static>(
+    pub(super) fn fixed_whole<V: Visitor<'de>, T: FixedWire + Builtin + 'static>(
         &mut self,
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.d.header()?;
-        if h.ty == <T as math::Fixed>::TYPE {
+        if h.ty == <T as Fixed>::TYPE {
             if let Some(giver) = super::give::to::<V, crate::builtin::StructVisitor<T>>() {
                 let value = T::read(&mut self.d.r, math::read_wide(&self.d.ctx, &h))?;
                 return Ok(giver.give(value));
@@ -200,7 +201,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
         form: Form,
     ) -> Result<V::Value> {
-        let (leaf_kind, n) = math::layout(kind.ty()).expect("a fixed builtin");
+        let (leaf_kind, n) = layout(kind.ty()).expect("a fixed builtin");
         let wide = math::read_wide(&self.d.ctx, &h);
         let mut src = ReaderLeaves {
             r: &mut self.d.r,
@@ -317,8 +318,8 @@ impl<'de> Deserializer<'de> {
                     _ => self.packed(h, kind, SeqOnly(visitor), Form::Native),
                 }
             }
-            ty if math::layout(ty).is_some() => {
-                let (leaf_kind, n) = math::layout(ty).expect("a fixed builtin");
+            ty if layout(ty).is_some() => {
+                let (leaf_kind, n) = layout(ty).expect("a fixed builtin");
                 let wide = math::read_wide(&self.d.ctx, &h);
                 let mut src = ReaderLeaves {
                     r: &mut self.d.r,
@@ -552,9 +553,9 @@ fn checked_items(
     let mut out = Vec::with_capacity(de.d.prealloc(count));
     for index in 0..count {
         let at = |e: Error| e.in_segment(PathSegment::Index(index));
-        let item = crate::packet::variant::decode(&mut de.d).map_err(at)?;
+        let item = crate::variant::codec::decode(&mut de.d).map_err(at)?;
         if entries {
-            let value = crate::packet::variant::decode(&mut de.d).map_err(at)?;
+            let value = crate::variant::codec::decode(&mut de.d).map_err(at)?;
             if let Some(key) = check.admit(item) {
                 out.push(Variant::Array(Array::from(vec![key, value])));
             }

@@ -8,8 +8,9 @@
 //! one-entry map (see [`crate::builtin`]).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::packet::math::{read_leaf, Leaf, LeafKind, Leaves};
+use crate::packet::math::read_leaf;
 use crate::packet::reader::Reader;
+use crate::types::leaves::{Leaf, LeafKind, Leaves};
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 
 /// Where components come from.

@@ -209,7 +209,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Some(giver) = give::to::<V, crate::variant::de::VariantVisitor>() {
             // A `Variant`, decoded in one pass and given over whole (see `give`).
-            return Ok(giver.give(crate::packet::variant::decode(&mut self.d)?));
+            return Ok(giver.give(crate::variant::codec::decode(&mut self.d)?));
         }
         let h = self.d.header()?;
         self.any(h, visitor)
@@ -323,7 +323,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 }
             )*};
         }
-        crate::packet::math::for_each_fixed!(fixed);
+        crate::types::leaves::for_each_fixed!(fixed);
         if let Some(kind) = Kind::by_name(name) {
             return self.requested(kind, visitor);
         }
@@ -383,6 +383,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 pub fn nodepath_padding(bytes: &[u8], config: &Config) -> Result<Vec<std::ops::Range<usize>>> {
     let mut d = Decoder::new(bytes, config)?;
     d.pads = Some(Vec::new());
-    crate::packet::variant::decode(&mut d)?;
+    crate::variant::codec::decode(&mut d)?;
     Ok(d.pads.unwrap_or_default())
 }

@@ -28,12 +28,12 @@
 
 use super::header::{self, Header, FLAG_64};
 use super::reader::{Reader, COUNT_SHARED, MIN_ENTRY_SIZE};
+use super::trace::Value;
 use super::writer::Put;
 use super::{text, Ctx};
 use crate::dialect::{TypedArrays, VariantType};
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Value;
-use crate::variant::ElementType;
+use crate::types::element::ElementType;
 
 /// The class name objects sent as ids have as an element type.
 pub(crate) const OBJECT_AS_ID: &str = "EncodedObjectAsID";

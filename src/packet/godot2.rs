@@ -8,11 +8,11 @@
 //!   tell the two JOYSTICK_MOTION forms apart: 16 without the axis value, 20 with it.
 
 use super::reader::Reader;
+use super::trace::Value;
 use super::writer::Put;
 use super::{header, packed, Ctx};
 use crate::dialect::VariantType;
 use crate::error::{ErrorKind, Result};
-use crate::explain::Value;
 use crate::types::godot2::{Image, InputEvent};
 
 fn word(r: &mut Reader<'_>, label: &'static str) -> Result<u32> {

@@ -54,7 +54,7 @@ pub(crate) fn read(r: &mut Reader<'_>, ctx: &Ctx) -> Result<Header> {
         flags: word & !0xFF,
         at,
     };
-    r.note(at, "header", || crate::explain::Value::Header {
+    r.note(at, "header", || super::trace::Value::Header {
         ty,
         flags: header.flags,
     });
@@ -112,7 +112,7 @@ pub(crate) fn read_type_id(
     let at = r.pos();
     let id = r.u32()?;
     let ty = ctx.spec.type_of(id).ok_or_else(|| unknown(ctx, id, at))?;
-    r.note(at, label, || crate::explain::Value::Type(ty));
+    r.note(at, label, || super::trace::Value::Type(ty));
     Ok(ty)
 }
 

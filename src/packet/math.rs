@@ -9,56 +9,26 @@
 //! Components come in three kinds ([`LeafKind`]): reals (`real_t`: f32, or f64 in a
 //! Godot 4 double-precision build, which then sets header bit 16 — the decoder follows
 //! each packet's bit, and Godot 3 and Pandemonium always read f32), colors' components
-//! (always f32), and integers (i32, in the `*i` types).
+//! (always f32), and integers (i32, in the `*i` types). Which components, in which order,
+//! is the one table of `types::leaves`; this module reads and writes them.
 
 use super::header::{Header, FLAG_64};
 use super::reader::Reader;
+use super::trace::Value;
 use super::writer::Put;
 use super::Ctx;
 use crate::dialect::VariantType;
 use crate::error::Result;
-use crate::explain::Value;
+use crate::types::leaves::{fixed_table, Fixed, FromLeaf, Leaf, LeafKind};
 use crate::types::math::*;
 
-/// How one component is stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LeafKind {
-    /// `real_t`: f32, or f64 in a flagged Godot 4 packet.
-    Real,
-    /// Always f32 (Color).
-    F32,
-    /// Always i32.
-    I32,
-}
-
-/// One component's value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Leaf {
-    F32(f32),
-    I32(i32),
-}
-
-/// The most components a fixed builtin has (Projection's 16).
-pub(crate) const MAX_LEAVES: usize = 16;
-
-/// A fixed builtin's components, in wire order.
-pub(crate) type Leaves = ([Leaf; MAX_LEAVES], usize);
-
-/// A fixed-size builtin: its type, how its components are stored, and how to read and write
-/// them.
-pub(crate) trait Fixed: Copy + Default + Sized {
-    const TYPE: VariantType;
-    const KIND: LeafKind;
-    /// How many components.
-    const N: usize;
+/// A fixed builtin's wire form: its components read and written in the order of
+/// [`fixed_table`], reals at the width the header says.
+pub(crate) trait FixedWire: Fixed {
     /// Writes the payload; `wide` writes reals as f64.
     fn write(&self, out: &mut Vec<u8>, wide: bool);
     /// Reads the payload; `wide` reads reals as f64 (narrowed to this crate's f32 reals).
     fn read(r: &mut Reader<'_>, wide: bool) -> Result<Self>;
-    /// The components in wire order.
-    fn leaves(&self) -> Leaves;
-    /// The value with these components (exactly [`Fixed::N`] of this type's kind).
-    fn from_leaves(leaves: &[Leaf]) -> Self;
 }
 
 /// Whether the packet with header `h` holds 8-byte reals: only a flagged Godot 4 packet of a
@@ -124,51 +94,9 @@ pub(crate) fn leaf_size(kind: LeafKind, wide: bool) -> usize {
     }
 }
 
-trait FromLeaf {
-    fn from_leaf(leaf: Leaf) -> Self;
-    fn to_leaf(self) -> Leaf;
-}
-
-impl FromLeaf for f32 {
-    #[inline]
-    fn from_leaf(leaf: Leaf) -> f32 {
-        match leaf {
-            Leaf::F32(v) => v,
-            Leaf::I32(v) => v as f32,
-        }
-    }
-    #[inline]
-    fn to_leaf(self) -> Leaf {
-        Leaf::F32(self)
-    }
-}
-
-impl FromLeaf for i32 {
-    #[inline]
-    fn from_leaf(leaf: Leaf) -> i32 {
-        match leaf {
-            Leaf::I32(v) => v,
-            Leaf::F32(v) => v as i32,
-        }
-    }
-    #[inline]
-    fn to_leaf(self) -> Leaf {
-        Leaf::I32(self)
-    }
-}
-
-macro_rules! count {
-    () => { 0 };
-    ($head:tt $($tail:tt)*) => { 1 + count!($($tail)*) };
-}
-
-macro_rules! fixed {
-    (($d:tt) $($t:ident: $kind:ident [$(($($path:tt)+)),*];)*) => {
-        $(impl Fixed for $t {
-            const TYPE: VariantType = VariantType::$t;
-            const KIND: LeafKind = LeafKind::$kind;
-            const N: usize = count!($(($($path)+))*);
-
+macro_rules! wire_of {
+    ($($t:ident: $kind:ident [$(($($path:tt)+)),*];)*) => {
+        $(impl FixedWire for $t {
             #[inline]
             fn write(&self, out: &mut Vec<u8>, wide: bool) {
                 out.reserve(Self::N * leaf_size(Self::KIND, wide));
@@ -183,75 +111,14 @@ macro_rules! fixed {
                 );)*
                 Ok(v)
             }
-
-            fn leaves(&self) -> Leaves {
-                let mut out = [Leaf::I32(0); MAX_LEAVES];
-                let mut n = 0;
-                $(out[n] = FromLeaf::to_leaf(self.$($path)+); n += 1;)*
-                (out, n)
-            }
-
-            fn from_leaves(leaves: &[Leaf]) -> Self {
-                let mut v = Self::default();
-                let mut it = leaves.iter().copied();
-                $(v.$($path)+ = FromLeaf::from_leaf(it.next().unwrap_or(Leaf::I32(0)));)*
-                v
-            }
         })*
-
-        /// How a fixed builtin's components are stored: their kind and number.
-        pub(crate) fn layout(ty: VariantType) -> Option<(LeafKind, usize)> {
-            match ty {
-                $(VariantType::$t => Some((<$t as Fixed>::KIND, <$t as Fixed>::N)),)*
-                _ => None,
-            }
-        }
-
-        /// Calls `$m!` with every fixed builtin's name.
-        macro_rules! for_each_fixed {
-            ($d m:ident) => { $d m!($($t),*) };
-        }
-        pub(crate) use for_each_fixed;
     };
 }
-
-fixed! {
-    ($)
-    Vector2: Real [(x), (y)];
-    Vector2i: I32 [(x), (y)];
-    Rect2: Real [(position.x), (position.y), (size.x), (size.y)];
-    Rect2i: I32 [(position.x), (position.y), (size.x), (size.y)];
-    Vector3: Real [(x), (y), (z)];
-    Vector3i: I32 [(x), (y), (z)];
-    Transform2D: Real [(x.x), (x.y), (y.x), (y.y), (origin.x), (origin.y)];
-    Vector4: Real [(x), (y), (z), (w)];
-    Vector4i: I32 [(x), (y), (z), (w)];
-    Plane: Real [(normal.x), (normal.y), (normal.z), (d)];
-    Quaternion: Real [(x), (y), (z), (w)];
-    Aabb: Real [(position.x), (position.y), (position.z), (size.x), (size.y), (size.z)];
-    Basis: Real [
-        (rows[0].x), (rows[0].y), (rows[0].z),
-        (rows[1].x), (rows[1].y), (rows[1].z),
-        (rows[2].x), (rows[2].y), (rows[2].z)
-    ];
-    Transform3D: Real [
-        (basis.rows[0].x), (basis.rows[0].y), (basis.rows[0].z),
-        (basis.rows[1].x), (basis.rows[1].y), (basis.rows[1].z),
-        (basis.rows[2].x), (basis.rows[2].y), (basis.rows[2].z),
-        (origin.x), (origin.y), (origin.z)
-    ];
-    Projection: Real [
-        (columns[0].x), (columns[0].y), (columns[0].z), (columns[0].w),
-        (columns[1].x), (columns[1].y), (columns[1].z), (columns[1].w),
-        (columns[2].x), (columns[2].y), (columns[2].z), (columns[2].w),
-        (columns[3].x), (columns[3].y), (columns[3].z), (columns[3].w)
-    ];
-    Color: F32 [(r), (g), (b), (a)];
-}
+fixed_table!(@rows wire_of);
 
 /// Writes a whole packet of a fixed builtin: header (bit 16 for wide reals), components.
 #[inline]
-pub(crate) fn write_packet<T: Fixed>(out: &mut Vec<u8>, ctx: &Ctx, value: &T) -> Result<()> {
+pub(crate) fn write_packet<T: FixedWire>(out: &mut Vec<u8>, ctx: &Ctx, value: &T) -> Result<()> {
     let wide = write_wide(ctx, T::TYPE);
     let flags = if wide { FLAG_64 } else { 0 };
     out.put_u32(super::header::word(ctx, T::TYPE, flags)?);
@@ -262,7 +129,8 @@ pub(crate) fn write_packet<T: Fixed>(out: &mut Vec<u8>, ctx: &Ctx, value: &T) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Config;
+    use crate::config::Config;
+    use crate::types::leaves::layout;
 
     #[test]
     fn sizes_match_the_engine_and_leaves_round_trip() {

@@ -37,7 +37,7 @@ pub(crate) mod packed;
 pub(crate) mod reader;
 pub(crate) mod scalar;
 pub(crate) mod text;
-pub(crate) mod variant;
+pub(crate) mod trace;
 pub(crate) mod writer;
 
 use crate::config::Config;

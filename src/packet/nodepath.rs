@@ -17,10 +17,10 @@
 //! the empty relative path (the dialect table's `keeps_root_nodepath`).
 
 use super::reader::Reader;
+use super::trace::Value;
 use super::writer::Put;
 use super::{text, Ctx};
 use crate::error::{ErrorKind, Result};
-use crate::explain::Value;
 use std::ops::Range;
 
 /// Bit 31 of the first word marks the (only accepted) new format.

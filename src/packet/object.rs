@@ -15,11 +15,11 @@
 
 use super::header::{Header, FLAG_64};
 use super::reader::Reader;
+use super::trace::Value;
 use super::writer::Put;
 use super::{header, text, Ctx};
 use crate::dialect::{ObjectForm, RidForm, VariantType};
 use crate::error::{ErrorKind, Result};
-use crate::explain::Value;
 
 /// Whether an OBJECT packet holds an id (bit 16; every Godot 2 object, which carries
 /// nothing and reads as id 0).

@@ -14,13 +14,14 @@
 //! does not check: a negative one reads as an empty array.
 
 use super::header::{self, Header, FLAG_64};
-use super::math::{read_wide, write_wide, LeafKind};
+use super::math::{read_wide, write_wide};
 use super::reader::{pad_len, Reader};
+use super::trace::Value;
 use super::writer::Put;
 use super::{text, Ctx};
 use crate::dialect::VariantType;
 use crate::error::Result;
-use crate::explain::Value;
+use crate::types::leaves::{Leaf, LeafKind};
 use crate::types::math::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
 
 /// What a packed array's elements are.
@@ -125,8 +126,8 @@ fn trace_elements(r: &mut Reader<'_>, at: usize, elems: &Elems<'_>) {
             ElemKind::Leaves(kind, n) => (0..n)
                 .filter_map(|_| super::math::read_leaf(&mut e, kind, elems.wide, "").ok())
                 .map(|leaf| match leaf {
-                    super::math::Leaf::F32(v) => Value::Float(v.into(), elems.wide),
-                    super::math::Leaf::I32(v) => Value::Int(v.into()),
+                    Leaf::F32(v) => Value::Float(v.into(), elems.wide),
+                    Leaf::I32(v) => Value::Int(v.into()),
                 })
                 .collect(),
             ElemKind::Byte | ElemKind::Str => return,

@@ -4,8 +4,8 @@
 //! (a negative length, one the engine refuses, one past `Config::max_size`), which is
 //! [`ErrorKind::LengthOutOfRange`]. Either way nothing is allocated on its word.
 
+use super::trace::Value;
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Value;
 
 /// Bytes of zero padding after `len` bytes of data, up to a multiple of 4 (see [`crate::packet`]).
 #[inline]
@@ -22,7 +22,7 @@ pub(crate) struct Reader<'de> {
     /// past it can never be satisfied.
     limit: usize,
     /// Fields read so far, when tracing (see [`crate::explain`]).
-    pub(crate) trace: Option<Box<crate::explain::Trace>>,
+    pub(crate) trace: Option<Box<super::trace::Trace>>,
 }
 
 impl<'de> Reader<'de> {

@@ -11,11 +11,11 @@
 
 use super::header::{self, Header, FLAG_64};
 use super::reader::Reader;
+use super::trace::Value;
 use super::writer::Put;
 use super::Ctx;
 use crate::dialect::VariantType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Value;
 
 /// A BOOL payload.
 #[inline]

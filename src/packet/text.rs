@@ -18,9 +18,9 @@
 //! since the text ends at that NUL.
 
 use super::reader::{pad_len, Reader};
+use super::trace::Value;
 use super::writer::Put;
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Value;
 
 /// Reads a text payload: length, bytes, padding (which must be present).
 #[inline]

@@ -6,10 +6,11 @@
 use super::{Compound, Serializer};
 use crate::builtin::Kind;
 use crate::error::{Error, ErrorKind, Result};
-use crate::packet::math::{self, Leaf, LeafKind};
+use crate::packet::math;
 use crate::packet::object;
 use crate::packet::packed::{self, ElemKind};
 use crate::packet::writer::Put;
+use crate::types::leaves::{layout, Leaf, LeafKind};
 use crate::variant::ser::{capture_u64, from_content, MapCollect, ValueSerializer};
 use serde::ser::{self, Impossible, Serialize, SerializeStruct};
 
@@ -114,7 +115,7 @@ impl<'s, 'a> FixedFields<'s, 'a> {
     #[inline(always)]
     pub(super) fn begin(ser: &'s mut Serializer<'a>, kind: Kind) -> Result<Self> {
         let ty = kind.ty();
-        let (leaf, n) = math::layout(ty).expect("a fixed builtin");
+        let (leaf, n) = layout(ty).expect("a fixed builtin");
         let wide = math::write_wide(&ser.ctx, ty);
         let start = ser.out.len();
         let flags = if wide {

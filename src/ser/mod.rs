@@ -129,7 +129,7 @@ impl<'a> Serializer<'a> {
 
     /// A whole packet of `v`, written by the packet layer at this depth.
     pub(crate) fn variant(&mut self, v: &crate::Variant) -> Result<()> {
-        crate::packet::variant::encode(&mut self.out, &self.ctx, self.depth, v)
+        crate::variant::codec::encode(&mut self.out, &self.ctx, self.depth, v)
     }
 
     /// Writes a value nested in a container. Past a few levels the stack is grown on

@@ -2,32 +2,12 @@
 
 use super::Variant;
 use crate::dialect::VariantType;
-use crate::packet::math::{for_each_fixed, Fixed, Leaf, Leaves};
+pub use crate::types::element::ElementType;
+use crate::types::leaves::{for_each_fixed, Fixed, Leaf, Leaves};
 use hashbrown::HashTable;
-use serde_derive::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hash, Hasher};
 
-/// The element (or key, or value) type of a Godot 4 typed container.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ElementType {
-    /// An untyped container (`Array`, `Dictionary`, or `Array[Variant]`).
-    #[default]
-    Untyped,
-    /// A builtin type: `Array[int]`, `Dictionary[String, float]`...
-    Builtin(VariantType),
-    /// Objects of a native class: `Array[Node]`. Without `full_objects` the engine writes
-    /// the class name `"EncodedObjectAsID"`.
-    ClassName(String),
-    /// Objects of a script class, by the script's `res://` path.
-    Script(String),
-}
-
 impl ElementType {
-    /// Whether this is [`ElementType::Untyped`].
-    pub fn is_untyped(&self) -> bool {
-        *self == ElementType::Untyped
-    }
-
     /// What a container of this type makes of `v` when decoding, as the engine's decoder
     /// does: it adds each element (and each Dictionary key; values are not checked)
     /// through the typed container's check, which takes a value of the type, converts an
@@ -1068,7 +1048,7 @@ mod engine_key_tests {
             assert_eq!(v.as_dictionary().unwrap().len(), 2, "{packet}");
             assert_eq!(crate::to_vec(&v).unwrap(), bytes, "{packet}");
             let mut d = crate::packet::Decoder::new(&bytes, &crate::Config::default()).unwrap();
-            let direct = crate::packet::variant::decode(&mut d).unwrap();
+            let direct = crate::variant::codec::decode(&mut d).unwrap();
             assert_eq!(direct.as_dictionary().unwrap().len(), 2, "{packet}");
         }
         // A key inserted by hand is one key, objects or not.

@@ -1,5 +1,6 @@
 //! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
 
+pub(crate) mod codec;
 pub(crate) mod container;
 mod convert;
 pub(crate) mod de;

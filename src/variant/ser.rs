@@ -400,7 +400,7 @@ fn construct(kind: Kind, fields: Dictionary) -> Result<Variant> {
             }
         };
     }
-    crate::packet::math::for_each_fixed!(shaped);
+    crate::types::leaves::for_each_fixed!(shaped);
     shaped!(NodePath, Object, Image, InputEvent);
     use serde::Deserialize;
     match kind {

@@ -1,18 +1,21 @@
-//! [`Variant`] straight to and from packets, with no serde in between: every type through
-//! its own module of the packet layer.
+//! [`Variant`]'s own byte codec: straight to and from packets, with no serde in between,
+//! every type through its own module of the packet layer (`crate::packet`), as rmpv's
+//! decoder sits over rmp.
 
-use super::header::{self, Header};
-use super::math::{read_wide, Fixed};
-use super::reader::COUNT_MASK;
-use super::writer::Put;
-use super::{container, godot2, math, nodepath, object, packed, scalar, text, Ctx, Decoder, Nest};
+use super::{Array, Dictionary, ElementType, Variant};
 use crate::dialect::VariantType;
 use crate::error::{ErrorKind, PathSegment, Result};
+use crate::packet::header::{self, Header};
+use crate::packet::math::{read_wide, FixedWire};
+use crate::packet::reader::COUNT_MASK;
+use crate::packet::writer::Put;
+use crate::packet::{self, container, godot2, math, nodepath, object, packed, scalar, text};
+use crate::packet::{Ctx, Decoder, Nest};
+use crate::types::leaves::for_each_fixed;
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
 use crate::types::packed::*;
-use crate::variant::{Array, Dictionary, ElementType, Variant};
 
 /// Decodes the next packet into a [`Variant`], keeping every detail needed to write the same
 /// bytes again (NodePath padding aside).
@@ -35,7 +38,7 @@ fn decode_payload(d: &mut Decoder<'_>, h: &Header) -> Result<Variant> {
             }
         };
     }
-    math::for_each_fixed!(fixed_arms);
+    for_each_fixed!(fixed_arms);
     macro_rules! packed_arms {
         ($($t:ident),*) => {
             match h.ty {
@@ -203,8 +206,8 @@ pub(crate) fn encode(out: &mut Vec<u8>, ctx: &Ctx, depth: usize, v: &Variant) ->
     if depth > ctx.max_depth {
         return Err(ErrorKind::DepthExceeded(ctx.max_depth).into());
     }
-    if depth >= super::SHALLOW {
-        return super::grow_stack(|| encode_value(out, ctx, depth, v));
+    if depth >= packet::SHALLOW {
+        return packet::grow_stack(|| encode_value(out, ctx, depth, v));
     }
     encode_value(out, ctx, depth, v)
 }
@@ -219,7 +222,7 @@ fn encode_value(out: &mut Vec<u8>, ctx: &Ctx, depth: usize, v: &Variant) -> Resu
             }
         };
     }
-    math::for_each_fixed!(arms);
+    for_each_fixed!(arms);
     macro_rules! packed_arms {
         ($($t:ident),*) => {
             match v {
