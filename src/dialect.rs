@@ -419,7 +419,7 @@ pub(crate) struct DialectSpec {
     pub typed_dictionaries: bool,
     /// The decoder puts each element of a typed container (each key of a typed
     /// Dictionary; values are not checked) through the type's check
-    /// ([`crate::variant::ElementType`]'s `admit`), dropping what it refuses: Godot 4.
+    /// ([`crate::types::element::ElementType`]'s `admit`), dropping what it refuses: Godot 4.
     /// Pandemonium 5's typed arrays keep every element.
     pub checks_typed_elements: bool,
     /// Headers may carry flags in bits 8–31 (all but Godot 2, which refuses any).
@@ -789,7 +789,7 @@ impl Dialect {
     }
 
     /// The engine's own nesting limit (`Variant::MAX_RECURSION_DEPTH`), the default of
-    /// [`Config::max_depth`](crate::Config::max_depth).
+    /// [`Config::max_depth`](crate::config::Config::max_depth).
     pub fn max_depth(self) -> usize {
         self.spec().max_depth
     }

@@ -23,17 +23,17 @@ pub enum ErrorKind {
     #[error("invalid UTF-8 in a string")]
     InvalidUtf8,
     /// A length or count that no input could satisfy: negative, past what the engine
-    /// accepts, or past [`Config::max_size`](crate::Config::max_size). (A length the input
+    /// accepts, or past [`Config::max_size`](crate::config::Config::max_size). (A length the input
     /// is merely too short for is [`ErrorKind::UnexpectedEof`].)
     #[error("length {0} out of range")]
     LengthOutOfRange(i64),
     /// Containers nest deeper than the configured limit.
     #[error("nesting deeper than {0} levels")]
     DepthExceeded(usize),
-    /// The packet is larger than [`Config::max_size`](crate::Config::max_size) allows.
+    /// The packet is larger than [`Config::max_size`](crate::config::Config::max_size) allows.
     #[error("packet larger than the {0}-byte limit")]
     SizeLimitExceeded(usize),
-    /// A full object was found and [`Config::allow_objects`](crate::Config::allow_objects) is off.
+    /// A full object was found and [`Config::allow_objects`](crate::config::Config::allow_objects) is off.
     #[error("full objects are not allowed (enable Config::allow_objects)")]
     ObjectsNotAllowed,
     /// The value uses a type that the dialect does not have.

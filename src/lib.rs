@@ -174,45 +174,16 @@ pub use config::Config;
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
+pub use de::{from_reader, from_slice, take_from_slice};
 pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Result};
-pub use ser::{Compound, Serializer};
+pub use ser::{to_vec, to_writer, Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
 pub use types::math::*;
 pub use types::names::{NodePath, StringName};
-pub use types::object::{Callable, Object, ObjectId, Rid, Signal};
+pub use types::object::{Callable, ObjectId, Rid, Signal};
 pub use types::packed::*;
-pub use types::typed::{GodotType, TypedArray};
 pub use variant::{from_variant, to_variant};
-pub use variant::{Array, Dictionary, DictionaryKey, ElementType, Variant};
-
-use serde::de::{Deserialize, DeserializeOwned};
-use serde::Serialize;
-
-/// Encodes `value` with the default [`Config`] (Godot 4, single precision).
-pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    Config::default().to_vec(value)
-}
-
-/// Encodes `value` with the default [`Config`] and writes it to `writer`.
-pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
-    Config::default().to_writer(writer, value)
-}
-
-/// Decodes one value that fills `bytes` exactly, with the default [`Config`]. Strings and
-/// `serde_bytes` byte slices borrow from `bytes`.
-pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    Config::default().from_slice(bytes)
-}
-
-/// Decodes the value at the start of `bytes` with the default [`Config`] and returns it
-/// with the bytes that follow it.
-pub fn take_from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8])> {
-    Config::default().take_from_slice(bytes)
-}
-
-/// Reads `reader` to its end and decodes the one value it holds, with the default
-/// [`Config`].
-pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
-    Config::default().from_reader(reader)
-}
+pub use variant::{
+    Array, Dictionary, DictionaryKey, ElementType, GodotType, Object, TypedArray, Variant,
+};

@@ -3,8 +3,10 @@
 //! when `deserialize_any` does (see [`crate::builtin`]).
 
 use super::access::ArrayAccess;
-use super::leaves::{self, FlatLeaves, FlatLeavesDe, LeafStream, OneEntry, ReaderLeaves, Two};
 use super::Deserializer;
+use crate::builtin::leaves::{
+    self, FlatLeaves, FlatLeavesDe, LeafStream, OneEntry, ReaderLeaves, Two,
+};
 use crate::builtin::{Builtin, Kind, Shape};
 use crate::dialect::VariantType;
 use crate::error::{Error, PathSegment, Result};
@@ -49,14 +51,14 @@ impl<'de> Deserializer<'de> {
 
     /// A fixed builtin `T` asked for by its own type's `Deserialize` (whose visitor is `V`):
     /// a packet of that type is read whole by the packet layer and given over (see
-    /// [`super::give`]); anything else goes the way of [`Self::requested`].
+    /// [`crate::builtin::give`]); anything else goes the way of [`Self::requested`].
     pub(super) fn fixed_whole<V: Visitor<'de>, T: FixedWire + Builtin + 'static>(
         &mut self,
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.d.header()?;
         if h.ty == <T as Fixed>::TYPE {
-            if let Some(giver) = super::give::to::<V, crate::builtin::StructVisitor<T>>() {
+            if let Some(giver) = crate::builtin::give::to::<V, crate::builtin::StructVisitor<T>>() {
                 let value = T::read(&mut self.d.r, math::read_wide(&self.d.ctx, &h))?;
                 return Ok(giver.give(value));
             }
@@ -657,7 +659,7 @@ impl<'de> de::Deserializer<'de> for PackedDe<'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == crate::types::packed::raw::NAME && self.bulk && !self.elems.wide {
+        if name == crate::builtin::packed::NAME && self.bulk && !self.elems.wide {
             return visitor.visit_borrowed_bytes(self.elems.bytes);
         }
         self.deserialize_any(visitor)

@@ -11,8 +11,6 @@
 
 mod access;
 mod builtin;
-pub(crate) mod give;
-pub(crate) mod leaves;
 
 use crate::builtin::{Kind, StructVisitor};
 use crate::config::Config;
@@ -21,7 +19,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::packet::header::Header;
 use crate::packet::{container, object, scalar, text, Decoder, Nest};
 use access::{ArrayAccess, DictionaryAccess, EnumAccess};
-use serde::de::{self, Visitor};
+use serde::de::{self, Deserialize, DeserializeOwned, Visitor};
+use std::io;
 
 /// Reads Variant packets from a byte slice, borrowing strings and bytes from it.
 ///
@@ -207,7 +206,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(giver) = give::to::<V, crate::variant::de::VariantVisitor>() {
+        if let Some(giver) = crate::builtin::give::to::<V, crate::variant::de::VariantVisitor>() {
             // A `Variant`, decoded in one pass and given over whole (see `give`).
             return Ok(giver.give(crate::variant::codec::decode(&mut self.d)?));
         }
@@ -385,4 +384,75 @@ pub fn nodepath_padding(bytes: &[u8], config: &Config) -> Result<Vec<std::ops::R
     d.pads = Some(Vec::new());
     crate::variant::codec::decode(&mut d)?;
     Ok(d.pads.unwrap_or_default())
+}
+
+/// The entry points of decoding.
+impl Config {
+    /// Decodes one value that fills `bytes` exactly; trailing bytes are an error.
+    /// `&str` and `serde_bytes` `&[u8]` fields borrow from `bytes`.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        let (value, rest) = self.take_from_slice(bytes)?;
+        if !rest.is_empty() {
+            let at = bytes.len() - rest.len();
+            return Err(Error::at(ErrorKind::TrailingBytes(rest.len()), at));
+        }
+        Ok(value)
+    }
+
+    /// Decodes the value at the start of `bytes` and returns it with the bytes after it, for
+    /// buffers that hold several packets (the engine itself ignores what follows a packet).
+    pub fn take_from_slice<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, &'de [u8])> {
+        // Past max_size the decoder sees no bytes at all, so a longer packet runs out.
+        let window = &bytes[..bytes.len().min(self.max_size)];
+        let mut de = Deserializer::from_slice(window, self)?;
+        // Errors raised by visitors carry no offset yet: they happened where reading stopped.
+        let value = T::deserialize(&mut de).map_err(|e| {
+            let mut e = e.or_at(de.d.r.pos());
+            let ran_out = matches!(
+                e.kind(),
+                ErrorKind::UnexpectedEof | ErrorKind::LengthOutOfRange(_)
+            );
+            if ran_out && window.len() < bytes.len() {
+                *e.kind_mut() = ErrorKind::SizeLimitExceeded(self.max_size);
+            }
+            e
+        })?;
+        let consumed = window.len() - de.remaining().len();
+        Ok((value, &bytes[consumed..]))
+    }
+
+    /// Reads `reader` to its end and decodes the one value it holds, as
+    /// [`from_slice`](Config::from_slice) does. For streams of length-prefixed values
+    /// (`StreamPeer.put_var`, `FileAccess.store_var`) read each frame first.
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
+        // Read no more than max_size + 1 bytes: enough to tell that a packet is too large.
+        let mut bytes = Vec::new();
+        let limit = (self.max_size as u64).saturating_add(1);
+        io::Read::read_to_end(&mut reader.take(limit), &mut bytes)?;
+        if bytes.len() > self.max_size {
+            return Err(ErrorKind::SizeLimitExceeded(self.max_size).into());
+        }
+        self.from_slice(&bytes)
+    }
+}
+
+/// Decodes one value that fills `bytes` exactly, with the default [`Config`]. Strings and
+/// `serde_bytes` byte slices borrow from `bytes`.
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    Config::default().from_slice(bytes)
+}
+
+/// Decodes the value at the start of `bytes` with the default [`Config`] and returns it
+/// with the bytes that follow it.
+pub fn take_from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8])> {
+    Config::default().take_from_slice(bytes)
+}
+
+/// Reads `reader` to its end and decodes the one value it holds, with the default
+/// [`Config`].
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    Config::default().from_reader(reader)
 }

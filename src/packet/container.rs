@@ -18,7 +18,7 @@
 //!   key data then value data, then the count.
 //! - Decoding a Godot 4 typed container, the engine adds each element (each Dictionary
 //!   key; values are not checked) through the container's type check, and so does this
-//!   crate when it decodes into `Variant`: a value of the type stays, an int in a float
+//!   crate when it decodes into its dynamic value: a value of the type stays, an int in a float
 //!   container becomes a float, a String in a StringName one a StringName and back, null
 //!   and objects stay in an object container, and anything else is dropped (the engine
 //!   logs an error and decodes the rest).

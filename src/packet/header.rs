@@ -119,7 +119,8 @@ pub(crate) fn read_type_id(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Dialect};
+    use crate::config::Config;
+    use crate::dialect::Dialect;
 
     #[test]
     fn godot2_refuses_flag_bits_and_the_others_ignore_them() {

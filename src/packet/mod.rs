@@ -1,9 +1,10 @@
 //! The packet layer: Godot's binary Variant format, with no serde in it.
 //!
 //! This is the crate's description of the wire format, one module per rule, each a read
-//! and a write side by side: the serde [`Serializer`](crate::Serializer) and
-//! [`Deserializer`](crate::Deserializer), [`Variant`](crate::Variant)'s own encoder and
-//! decoder ([`variant`]) and the annotated dump of [`crate::explain`] all go through it.
+//! and a write side by side. It is the ground floor of the bytes: it knows the dialect
+//! table, the options, the error type and the plain data types, and nothing above it.
+//! Everything that reads or writes packets — the serde layers, the dynamic value's own
+//! codec, the annotated walk — goes through it; the walk's records are [`trace`].
 //!
 //! A packet is a header word ([`header`]: the type id and flags), then the payload of that
 //! type. Everything is little-endian. Numbers and counts are 32-bit unless a rule says
@@ -42,7 +43,7 @@ pub(crate) mod writer;
 
 use crate::config::Config;
 use crate::dialect::{Dialect, DialectSpec, VariantType};
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use header::{Header, FLAG_64};
 use reader::{container_count_of, Reader, MIN_ENTRY_SIZE};
 use std::cell::Cell;
@@ -166,7 +167,7 @@ pub(crate) struct Decoder<'de> {
     pub ctx: Ctx,
     /// Nesting depth of the value read next (the top level is 0).
     pub depth: usize,
-    /// Where NodePath padding lies, when recording (see [`crate::nodepath_padding`]).
+    /// Where NodePath padding lies, when recording (the crate's `nodepath_padding`).
     pub pads: Option<Vec<std::ops::Range<usize>>>,
     /// Container elements that may still be reserved ahead of their arrival, for the whole
     /// packet (see [`Decoder::prealloc`]).
@@ -214,7 +215,7 @@ impl<'de> Decoder<'de> {
     }
 
     #[cold]
-    fn depth_error(&self) -> crate::Error {
+    fn depth_error(&self) -> Error {
         self.r.error(ErrorKind::DepthExceeded(self.ctx.max_depth))
     }
 

@@ -9,7 +9,7 @@
 //!   and its value (a whole packet, one level deeper). An empty class name is the null
 //!   object and carries no count. The engine refuses to decode a full object unless asked
 //!   to (`bytes_to_var_with_objects`), and so does this crate unless
-//!   [`Config::allow_objects`](crate::Config::allow_objects).
+//!   [`Config::allow_objects`](crate::config::Config::allow_objects).
 //! - CALLABLE: the header alone, whatever the callable held.
 //! - SIGNAL: the signal's name (a text), then the owner's u64 instance id.
 
@@ -19,7 +19,7 @@ use super::trace::Value;
 use super::writer::Put;
 use super::{header, text, Ctx};
 use crate::dialect::{ObjectForm, RidForm, VariantType};
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Whether an OBJECT packet holds an id (bit 16; every Godot 2 object, which carries
 /// nothing and reads as id 0).
@@ -54,7 +54,7 @@ pub(crate) fn write_rid(out: &mut Vec<u8>, ctx: &Ctx, id: u64) -> Result<()> {
     Ok(())
 }
 
-fn ids_not_sent(ctx: &Ctx, ty: VariantType) -> crate::Error {
+fn ids_not_sent(ctx: &Ctx, ty: VariantType) -> Error {
     ErrorKind::Unsupported(format!("{ty} ids are not sent by {}", ctx.dialect)).into()
 }
 

@@ -170,7 +170,7 @@ pub(crate) fn read_strings<'de>(r: &mut Reader<'de>) -> Result<Vec<&'de str>> {
 fn write_head(out: &mut Vec<u8>, ctx: &Ctx, ty: VariantType, len: usize) -> Result<bool> {
     let wide = write_wide(ctx, ty);
     let count = i32::try_from(len).map_err(|_| {
-        crate::ErrorKind::Unsupported(format!(
+        crate::error::ErrorKind::Unsupported(format!(
             "a packed array of {len} elements (the engine's count is an i32)"
         ))
     })?;

@@ -21,7 +21,7 @@ pub(crate) struct Reader<'de> {
     /// The most input any packet may take (`Config::max_size`): a length that would run
     /// past it can never be satisfied.
     limit: usize,
-    /// Fields read so far, when tracing (see [`crate::explain`]).
+    /// Fields read so far, when tracing ([`super::trace`]).
     pub(crate) trace: Option<Box<super::trace::Trace>>,
 }
 

@@ -115,7 +115,8 @@ pub(crate) fn out_of_range(value: impl ToString, target: &'static str) -> Error 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Dialect};
+    use crate::config::Config;
+    use crate::dialect::Dialect;
 
     fn packet(ctx: &Ctx, f: impl Fn(&mut Vec<u8>, &Ctx) -> Result<()>) -> Result<Vec<u8>> {
         let mut out = Vec::new();

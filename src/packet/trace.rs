@@ -1,5 +1,5 @@
 //! What the reader records while tracing: each field's offset, length, depth, label and
-//! value. [`crate::explain`] hands it to users; the packet layer only fills it in.
+//! value. The packet layer only fills it in; the crate's `explain` module hands it to users.
 
 use crate::dialect::VariantType;
 

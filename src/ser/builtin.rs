@@ -421,12 +421,12 @@ impl<'o> ser::Serializer for PackedSink<'o> {
         name: &'static str,
         value: &T,
     ) -> Result<usize> {
-        if name != crate::types::packed::raw::NAME || self.raw {
+        if name != crate::builtin::packed::NAME || self.raw {
             return value.serialize(self);
         }
         let wide = self.wide;
         let sink = PackedSink { raw: true, ..self };
-        crate::types::packed::raw::request(wide, || value.serialize(sink))
+        crate::builtin::packed::request(wide, || value.serialize(sink))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<PackedElements<'o>> {
         if let Some(len) = len {

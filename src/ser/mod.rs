@@ -19,6 +19,7 @@ use crate::packet::writer::Put;
 use crate::packet::{header, scalar, Ctx};
 use builtin::FixedFields;
 use serde::ser::{self, Serialize};
+use std::io;
 
 /// Writes one value as a Variant packet into a `Vec<u8>`.
 ///
@@ -528,6 +529,50 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     fn end(self) -> Result<()> {
         self.finish()
     }
+}
+
+/// The entry points of encoding.
+impl Config {
+    /// Encodes `value` into a new byte vector: what `bytes_to_var` reads.
+    pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.append_to_vec(&mut out, value)?;
+        Ok(out)
+    }
+
+    /// Encodes `value` at the end of `out`. On error, `out` is left as it was.
+    pub fn append_to_vec<T: Serialize + ?Sized>(&self, out: &mut Vec<u8>, value: &T) -> Result<()> {
+        let start = out.len();
+        let mut result = value.serialize(&mut Serializer::new(out, self)?);
+        if result.is_ok() && out.len() - start > self.max_size {
+            result = Err(ErrorKind::SizeLimitExceeded(self.max_size).into());
+        }
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Encodes `value` and writes the packet to `writer` in one `write_all`.
+    pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> Result<()> {
+        let bytes = self.to_vec(value)?;
+        writer.write_all(&bytes)?;
+        Ok(())
+    }
+}
+
+/// Encodes `value` with the default [`Config`] (Godot 4, single precision).
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    Config::default().to_vec(value)
+}
+
+/// Encodes `value` with the default [`Config`] and writes it to `writer`.
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
+    Config::default().to_writer(writer, value)
 }
 
 #[cfg(test)]

@@ -49,8 +49,6 @@ pub struct InputEvent {
     pub extra: Vec<u32>,
 }
 
-crate::builtin::struct_builtin!(Image, InputEvent);
-
 impl Image {
     /// `Image::FORMAT_MAX` of Godot 2.x (`core/image.h`): formats are below it.
     pub const FORMAT_MAX: u32 = 23;

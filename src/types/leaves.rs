@@ -125,7 +125,7 @@ macro_rules! fixed_table {
         }
     };
     (@out [names $m:ident] $($t:ident: $kind:ident [$(($($path:tt)+)),*];)*) => {
-        $m!($($t),*)
+        $m! { $($t),* }
     };
     (@out [rows $m:ident] $($rows:tt)*) => {
         $m! { $($rows)* }
@@ -136,7 +136,7 @@ pub(crate) use fixed_table;
 /// Calls `$m!` with every fixed builtin's name, from [`fixed_table`].
 macro_rules! for_each_fixed {
     ($m:ident) => {
-        $crate::types::leaves::fixed_table!(@names $m)
+        $crate::types::leaves::fixed_table! { @names $m }
     };
 }
 pub(crate) use for_each_fixed;

@@ -22,8 +22,8 @@ macro_rules! plain_struct {
         #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
         #[derive(bytemuck::Pod, bytemuck::Zeroable)]
         #[repr(C)]
-        // The derived code is called by the impls of crate::builtin, which add the forms
-        // serde's buffering needs.
+        // The derived code is called by the builtins' serde impls (their own floor above
+        // this one), which add the forms serde's buffering needs.
         #[serde(remote = "Self", rename = $magic)]
         pub struct $name {
             $($(#[$fdoc])* pub $field: $ty,)*
@@ -197,25 +197,6 @@ impl Color {
         Color { r, g, b, a }
     }
 }
-
-crate::builtin::fixed_builtin!(
-    Vector2,
-    Vector2i,
-    Rect2,
-    Rect2i,
-    Vector3,
-    Vector3i,
-    Transform2D,
-    Vector4,
-    Vector4i,
-    Plane,
-    Quaternion,
-    Aabb,
-    Basis,
-    Transform3D,
-    Projection,
-    Color
-);
 
 /// `Default` as the named constant the engine's default constructor gives.
 macro_rules! default_is {

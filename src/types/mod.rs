@@ -7,4 +7,3 @@ pub mod math;
 pub mod names;
 pub mod object;
 pub mod packed;
-pub mod typed;

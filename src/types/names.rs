@@ -8,22 +8,6 @@ use std::fmt;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StringName(pub String);
 
-crate::builtin::newtype_serialize!(StringName, |this| &this.0);
-
-impl<'de> serde::Deserialize<'de> for StringName {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let kind = crate::builtin::Kind::StringName;
-        d.deserialize_newtype_struct(
-            kind.name(),
-            crate::builtin::NewtypeVisitor {
-                wrap: StringName,
-                kind,
-                content: std::marker::PhantomData::<String>,
-            },
-        )
-    }
-}
-
 impl From<&str> for StringName {
     fn from(s: &str) -> Self {
         StringName(s.to_owned())
@@ -77,8 +61,6 @@ pub struct NodePath {
     /// The path starts at the root (`/root/...`).
     pub absolute: bool,
 }
-
-crate::builtin::struct_builtin!(NodePath);
 
 impl NodePath {
     /// Whether the path is the empty path (`NodePath("")`): no names, no subnames, and
@@ -159,21 +141,5 @@ mod tests {
         assert!(NodePath::from("a::b").is_empty());
         assert_eq!(NodePath::from("a:").subnames, Vec::<String>::new());
         assert!(NodePath::from("").is_empty());
-    }
-}
-
-#[cfg(test)]
-mod format_tests {
-    use super::*;
-
-    #[test]
-    fn non_self_describing_formats_read_their_own_bytes() {
-        // postcard cannot present "anything": the newtype's content is asked for by type.
-        let name = StringName::from("jump");
-        let bytes = postcard::to_allocvec(&name).unwrap();
-        assert_eq!(postcard::from_bytes::<StringName>(&bytes).unwrap(), name);
-        let rid = crate::Rid(1 << 63);
-        let bytes = postcard::to_allocvec(&rid).unwrap();
-        assert_eq!(postcard::from_bytes::<crate::Rid>(&bytes).unwrap(), rid);
     }
 }

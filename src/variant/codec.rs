@@ -14,8 +14,9 @@ use crate::packet::{Ctx, Decoder, Nest};
 use crate::types::leaves::for_each_fixed;
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
-use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::object::{Callable, ObjectId, Rid, Signal};
 use crate::types::packed::*;
+use crate::variant::Object;
 
 /// Decodes the next packet into a [`Variant`], keeping every detail needed to write the same
 /// bytes again (NodePath padding aside).

@@ -4,8 +4,9 @@ use super::{Array, Dictionary, Variant};
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
-use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::object::{Callable, ObjectId, Rid, Signal};
 use crate::types::packed::*;
+use crate::variant::Object;
 
 macro_rules! from_builtin {
     ($($name:ident),*) => {

@@ -1,7 +1,7 @@
 //! `Deserialize` for [`Variant`], and `Variant` as a serde `Deserializer` ([`from_variant`]).
 //!
 //! godot_bin's own deserializer decodes a `Variant` in one pass and gives it over whole
-//! (see [`crate::de::give`]). Through serde's buffering, a builtin packet arrives as the
+//! (see [`crate::builtin::give`]). Through serde's buffering, a builtin packet arrives as the
 //! one-entry map of its private name (see [`crate::builtin`]), which the visitor here turns
 //! back into that builtin: so a `Variant` keeps every type either way. From other formats,
 //! maps become Dictionaries and sequences Arrays.
@@ -10,22 +10,24 @@
 //! packet it encodes to: `from_variant(v)` gives what `from_slice(&to_vec(&v)?)` gives,
 //! without the bytes.
 
-use super::{Array, Dictionary, ElementType, Variant};
+use super::ser::to_plain_variant;
+use super::shapes::{TypedArrayShape, TypedDictionaryShape};
+use super::{Array, Dictionary, Variant};
+use crate::builtin::leaves::{self, ArrayLeaves, LeafStream, OneEntry, Two};
 use crate::builtin::{content, Builtin, Kind, MapValueSeed, Shape};
-use crate::de::leaves::{self, ArrayLeaves, LeafStream, OneEntry, Two};
 use crate::error::{Error, ErrorKind, Result};
 use crate::packet::packed::elem_kind;
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::leaves::{for_each_fixed, Fixed, Leaf, Leaves};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
-use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::object::{Callable, ObjectId, Rid, Signal};
 use crate::types::packed::*;
+use crate::variant::Object;
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer as _, IntoDeserializer, MapAccess, SeqAccess,
     Visitor,
 };
-use serde_derive::Deserialize as DeriveDeserialize;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -74,47 +76,6 @@ impl<'de> Deserialize<'de> for Dictionary {
                 other.get_type()
             ))),
         }
-    }
-}
-
-/// A typed (or Godot 2 shared) Array in its serde shape.
-#[derive(DeriveDeserialize)]
-pub(crate) struct TypedArrayShape {
-    element_type: ElementType,
-    shared: bool,
-    items: Vec<Variant>,
-}
-
-impl From<TypedArrayShape> for Array {
-    fn from(s: TypedArrayShape) -> Array {
-        Array {
-            element_type: s.element_type,
-            items: s.items,
-            shared: s.shared,
-        }
-    }
-}
-
-/// A typed (or Godot 2 shared) Dictionary in its serde shape.
-#[derive(DeriveDeserialize)]
-pub(crate) struct TypedDictionaryShape {
-    key_type: ElementType,
-    value_type: ElementType,
-    shared: bool,
-    entries: Vec<(Variant, Variant)>,
-}
-
-impl From<TypedDictionaryShape> for Dictionary {
-    fn from(s: TypedDictionaryShape) -> Dictionary {
-        // As the packet decoder adds them: an object key is always an entry of its own
-        // (these entries come from a Dictionary, where such keys were apart).
-        let mut d = Dictionary::with_capacity(s.entries.len());
-        for (key, value) in s.entries {
-            d.insert_decoded(key, value);
-        }
-        d.set_types(s.key_type, s.value_type);
-        d.shared = s.shared;
-        d
     }
 }
 
@@ -188,6 +149,9 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
 }
 
 pub(crate) struct VariantVisitor;
+
+// No lifetime parameters: it can be given a Variant decoded whole (`crate::builtin::give`).
+impl crate::builtin::give::Own for VariantVisitor {}
 
 impl<'de> Visitor<'de> for VariantVisitor {
     type Value = Variant;
@@ -621,8 +585,8 @@ impl<'de> de::Deserializer<'de> for Variant {
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(giver) = crate::de::give::to::<V, VariantVisitor>() {
-            // Itself, whole (see `crate::de::give`).
+        if let Some(giver) = crate::builtin::give::to::<V, VariantVisitor>() {
+            // Itself, whole (see `crate::builtin::give`).
             return Ok(giver.give(self));
         }
         match self {
@@ -760,7 +724,7 @@ impl<'de> de::Deserializer<'de> for Variant {
         match Kind::by_name(name) {
             Some(kind) => self.requested(kind, visitor),
             // A packed array's bulk request: its elements.
-            None if name == crate::types::packed::raw::NAME => self.deserialize_any(visitor),
+            None if name == crate::builtin::packed::NAME => self.deserialize_any(visitor),
             None => visitor.visit_newtype_struct(self),
         }
     }
@@ -851,9 +815,21 @@ impl<'de> de::VariantAccess<'de> for Variant {
     }
 }
 
-/// A value serialized with its top level taken as plain data (a struct as a Dictionary of
-/// its fields, a builtin's private name not recognised): the shape of a builtin's own
-/// fields.
-pub(crate) fn to_plain_variant<T: serde::Serialize + ?Sized>(value: &T) -> Result<Variant> {
-    value.serialize(super::ser::ValueSerializer { plain: true })
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::give::to;
+    use crate::builtin::StructVisitor;
+    use serde::de::IgnoredAny;
+
+    #[test]
+    fn a_variant_is_given_to_its_own_visitor_only() {
+        // A value with a heap part arrives whole, and is dropped once (a double drop
+        // would be caught by the allocator, or by Miri).
+        let d = Variant::Array(vec![Variant::from("x"), Variant::Int(7)].into());
+        let giver = to::<VariantVisitor, VariantVisitor>().unwrap();
+        assert_eq!(giver.give(d.clone()), d);
+        assert!(to::<IgnoredAny, VariantVisitor>().is_none());
+        assert!(to::<StructVisitor<Vector3>, VariantVisitor>().is_none());
+    }
 }

@@ -4,18 +4,24 @@ pub(crate) mod codec;
 pub(crate) mod container;
 mod convert;
 pub(crate) mod de;
+mod object;
 pub(crate) mod ser;
+mod shapes;
+pub(crate) mod typed;
 
 pub use container::{Array, Dictionary, DictionaryKey, ElementType};
 pub use de::from_variant;
-pub(crate) use de::{present_fields, to_plain_variant};
+pub(crate) use de::present_fields;
+pub use object::Object;
+pub(crate) use ser::to_plain_variant;
 pub use ser::to_variant;
+pub use typed::{GodotType, TypedArray};
 
 use crate::dialect::VariantType;
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
-use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::object::{Callable, ObjectId, Rid, Signal};
 use crate::types::packed::*;
 
 /// Any value the engine can send, tagged with its type.

@@ -1,7 +1,7 @@
 //! `Serialize` for [`Variant`] and its containers, and the serializer that builds a
 //! `Variant` from any `Serialize` value ([`to_variant`]).
 
-use super::de::{TypedArrayShape, TypedDictionaryShape};
+use super::shapes::{TypedArrayShape, TypedDictionaryShape};
 use super::{Array, Dictionary, Variant};
 use crate::builtin::{Builtin, Kind, Shape};
 use crate::error::{Error, ErrorKind, Result};
@@ -9,8 +9,9 @@ use crate::packet::scalar::out_of_range;
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
-use crate::types::object::{Callable, Object, ObjectId, Rid, Signal};
+use crate::types::object::{Callable, ObjectId, Rid, Signal};
 use crate::types::packed::*;
+use crate::variant::Object;
 use serde::ser::{self, Impossible, Serialize, SerializeMap, SerializeStruct, Serializer};
 
 impl Serialize for Variant {
@@ -687,4 +688,11 @@ impl Serializer for U64Capture {
     ) -> Result<Self::SerializeStructVariant> {
         Err(not_an_id())
     }
+}
+
+/// A value serialized with its top level taken as plain data (a struct as a Dictionary of
+/// its fields, a builtin's private name not recognised): the shape of a builtin's own
+/// fields.
+pub(crate) fn to_plain_variant<T: serde::Serialize + ?Sized>(value: &T) -> Result<Variant> {
+    value.serialize(ValueSerializer { plain: true })
 }
