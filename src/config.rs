@@ -66,7 +66,7 @@ impl Config {
     /// is the engine's own limit, 1024. The top-level value is at depth 0 and a
     /// container's elements (a Dictionary's keys and values, an Object's property values)
     /// one level deeper than the container: a value at depth `max_depth` is accepted, one
-    /// deeper is [`ErrorKind::DepthExceeded`] where it
+    /// deeper is [`ErrorKind::DepthExceeded`](crate::error::ErrorKind::DepthExceeded) where it
     /// starts.
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
@@ -74,7 +74,7 @@ impl Config {
     }
 
     /// The largest packet, in bytes, that decoding reads and encoding writes; larger ones
-    /// fail with [`ErrorKind::SizeLimitExceeded`]. Unlimited by default. Decoding already
+    /// fail with [`ErrorKind::SizeLimitExceeded`](crate::error::ErrorKind::SizeLimitExceeded). Unlimited by default. Decoding already
     /// allocates no more than a small multiple of the input's size; this bounds the input.
     ///
     /// ```

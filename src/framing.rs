@@ -19,7 +19,7 @@
 //! destination (or source) first and the value second: `framing.write(&mut out, &value)`,
 //! `framing.encode_frame(&mut buf, &value)`, `framing.read(&mut reader)`. The free
 //! functions [`write_framed`], [`read_framed`] and [`frames`] are the same with
-//! `Framing::default()` (Godot 4, [`DEFAULT_MAX_FRAME_LEN`]), as [`crate::to_vec`] is
+//! `Framing::default()` (Godot 4, [`DEFAULT_MAX_FRAME_LEN`]), as [`to_vec`](crate::ser::to_vec) is
 //! [`Config::to_vec`] with the default configuration.
 //!
 //! A reader that accepts frames from the network must bound their size: a length prefix

@@ -1,6 +1,6 @@
 //! How the builtin types cross serde.
 //!
-//! Each builtin type ([`Vector3`](crate::Vector3), [`NodePath`](crate::NodePath), the packed
+//! Each builtin type ([`Vector3`](crate::types::math::Vector3), [`NodePath`](crate::types::names::NodePath), the packed
 //! arrays...) serializes under a private serde name, `"$godot_bin::Vector3"` and so on, in
 //! the shape its Rust definition gives it: a struct of its fields, a newtype (StringName,
 //! RID, object ids, the packed arrays), a unit struct (Callable). godot_bin's serializer
@@ -15,7 +15,7 @@
 //! model, which has no builtin types. There, godot_bin presents each builtin packet as a
 //! one-entry map whose key is the type's private name: `{"$godot_bin::Vector3": [1.0,
 //! 2.0, 3.0]}` (the components of a math type in wire order; another builtin in its own
-//! shape). Every builtin's `Deserialize`, and [`Variant`](crate::Variant)'s, recognise that
+//! shape). Every builtin's `Deserialize`, and [`Variant`](crate::variant::Variant)'s, recognise that
 //! map, so a builtin keeps its type through serde's buffering, as serde_json's arbitrary-
 //! precision numbers keep theirs. (So a map whose only key is one of these names is taken
 //! for the builtin: the names are reserved.)

@@ -1,6 +1,6 @@
 //! serde's access traits over Array elements, Dictionary entries and enum variants. An
 //! error passing out of an element or entry learns where it was (its index, its key's text):
-//! the path in [`Error::path`](crate::Error::path).
+//! the path in [`Error::path`](crate::error::Error::path).
 
 use super::Deserializer;
 use crate::error::{Error, PathSegment, Result};

@@ -24,7 +24,7 @@ use std::io;
 
 /// Reads Variant packets from a byte slice, borrowing strings and bytes from it.
 ///
-/// Most callers want [`from_slice`](crate::from_slice) or [`Config::from_slice`]; this
+/// Most callers want [`from_slice`](crate::de::from_slice) or [`Config::from_slice`]; this
 /// type is for driving serde by hand.
 ///
 /// ```

@@ -6,13 +6,13 @@
 //!
 //! | godot_bin | glam (`glam` feature) | mint (`mint` feature) |
 //! |---|---|---|
-//! | [`Vector2`](crate::Vector2), [`Vector3`](crate::Vector3), [`Vector4`](crate::Vector4) | `Vec2`, `Vec3` (and `Vec3A`), `Vec4` | `Vector2<f32>`, `Vector3<f32>`, `Vector4<f32>` |
-//! | [`Vector2i`](crate::Vector2i), [`Vector3i`](crate::Vector3i), [`Vector4i`](crate::Vector4i) | `IVec2`, `IVec3`, `IVec4` | `Vector2<i32>`, `Vector3<i32>`, `Vector4<i32>` |
-//! | [`Quaternion`](crate::Quaternion) | `Quat` | `Quaternion<f32>` |
-//! | [`Basis`](crate::Basis) | `Mat3` | `ColumnMatrix3<f32>`, `RowMatrix3<f32>` |
-//! | [`Transform2D`](crate::Transform2D) | `Affine2` | `ColumnMatrix2x3<f32>` |
-//! | [`Transform3D`](crate::Transform3D) | `Affine3A` | `ColumnMatrix3x4<f32>` |
-//! | [`Projection`](crate::Projection) | `Mat4` | `ColumnMatrix4<f32>` |
+//! | [`Vector2`](crate::types::math::Vector2), [`Vector3`](crate::types::math::Vector3), [`Vector4`](crate::types::math::Vector4) | `Vec2`, `Vec3` (and `Vec3A`), `Vec4` | `Vector2<f32>`, `Vector3<f32>`, `Vector4<f32>` |
+//! | [`Vector2i`](crate::types::math::Vector2i), [`Vector3i`](crate::types::math::Vector3i), [`Vector4i`](crate::types::math::Vector4i) | `IVec2`, `IVec3`, `IVec4` | `Vector2<i32>`, `Vector3<i32>`, `Vector4<i32>` |
+//! | [`Quaternion`](crate::types::math::Quaternion) | `Quat` | `Quaternion<f32>` |
+//! | [`Basis`](crate::types::math::Basis) | `Mat3` | `ColumnMatrix3<f32>`, `RowMatrix3<f32>` |
+//! | [`Transform2D`](crate::types::math::Transform2D) | `Affine2` | `ColumnMatrix2x3<f32>` |
+//! | [`Transform3D`](crate::types::math::Transform3D) | `Affine3A` | `ColumnMatrix3x4<f32>` |
+//! | [`Projection`](crate::types::math::Projection) | `Mat4` | `ColumnMatrix4<f32>` |
 //!
 //! # Rows and columns
 //!

@@ -1,6 +1,6 @@
 //! Writing builtins from their serde calls: the math types' components and the packed
 //! arrays' elements as they arrive, everything else gathered into a
-//! [`Variant`](crate::Variant) (by the same code as [`to_variant`](crate::to_variant)) and
+//! [`Variant`](crate::variant::Variant) (by the same code as [`to_variant`](crate::variant::to_variant)) and
 //! written whole by the packet layer.
 
 use super::{Compound, Serializer};

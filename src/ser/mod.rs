@@ -2,10 +2,10 @@
 //! over the packet layer ([`crate::packet`]).
 //!
 //! Ordinary Rust values map as the crate docs' table says. The builtin types
-//! ([`Vector3`](crate::Vector3), the packed arrays, [`NodePath`](crate::NodePath)...) are
+//! ([`Vector3`](crate::types::math::Vector3), the packed arrays, [`NodePath`](crate::types::names::NodePath)...) are
 //! recognised by their private serde names ([`crate::builtin`]) and written as their own
 //! packet types: the math types, strings and packed arrays streamed as they arrive
-//! ([`builtin`]), the rest gathered into a [`Variant`](crate::Variant) and written by the
+//! ([`builtin`]), the rest gathered into a [`Variant`](crate::variant::Variant) and written by the
 //! packet layer.
 
 mod builtin;
@@ -23,7 +23,7 @@ use std::io;
 
 /// Writes one value as a Variant packet into a `Vec<u8>`.
 ///
-/// Most callers want [`to_vec`](crate::to_vec) or [`Config::to_vec`]; this type is for
+/// Most callers want [`to_vec`](crate::ser::to_vec) or [`Config::to_vec`]; this type is for
 /// driving serde by hand.
 ///
 /// ```
@@ -129,7 +129,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// A whole packet of `v`, written by the packet layer at this depth.
-    pub(crate) fn variant(&mut self, v: &crate::Variant) -> Result<()> {
+    pub(crate) fn variant(&mut self, v: &crate::variant::Variant) -> Result<()> {
         crate::variant::codec::encode(&mut self.out, &self.ctx, self.depth, v)
     }
 
@@ -578,7 +578,7 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T)
 #[cfg(test)]
 mod buffer_tests {
     use super::Serializer;
-    use crate::Config;
+    use crate::config::Config;
     use serde::Serialize;
 
     #[test]
@@ -587,7 +587,7 @@ mod buffer_tests {
         let mut out = vec![0xAA];
         "hi".serialize(&mut Serializer::new(&mut out, &cfg).unwrap())
             .unwrap();
-        let hi = crate::to_vec("hi").unwrap();
+        let hi = Config::default().to_vec("hi").unwrap();
         assert_eq!(out[0], 0xAA);
         assert_eq!(out[1..], hi[..]);
 
@@ -596,7 +596,7 @@ mod buffer_tests {
         let err = ["ok", "a\0b"].serialize(&mut Serializer::new(&mut out, &cfg).unwrap());
         assert!(err.is_err());
         // The Array's header and its count, not yet patched (0).
-        let empty = crate::to_vec(&[0u8; 0]).unwrap();
+        let empty = Config::default().to_vec(&[0u8; 0]).unwrap();
         assert_eq!(out[0], 0xAA);
         assert_eq!(out[1..9], empty[..]);
 

@@ -631,12 +631,12 @@ owned_keys!(
     u32,
     f32,
     f64,
-    crate::StringName,
-    crate::NodePath,
-    crate::Vector2,
-    crate::Vector2i,
-    crate::Vector3,
-    crate::Vector3i
+    crate::types::names::StringName,
+    crate::types::names::NodePath,
+    crate::types::math::Vector2,
+    crate::types::math::Vector2i,
+    crate::types::math::Vector3,
+    crate::types::math::Vector3i
 );
 
 impl Dictionary {
@@ -890,7 +890,8 @@ impl<'a> IntoIterator for &'a Dictionary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{StringName, Vector3};
+    use crate::types::math::Vector3;
+    use crate::types::names::StringName;
 
     #[test]
     fn keys_compare_as_the_engine_compares_them() {
@@ -1023,6 +1024,7 @@ mod tests {
 #[cfg(test)]
 mod engine_key_tests {
     use super::*;
+    use crate::config::Config;
 
     /// Packets made by Godot 4.4.1 (the random-value differential), which keeps two
     /// entries in each: keys equal at the top level are not equal inside an Array, and
@@ -1044,17 +1046,17 @@ mod engine_key_tests {
             "1b0000000200000018000100050000000000000002000000010000001800010005000000000000000200000002000000",
         ] {
             let bytes = unhex(packet);
-            let v: Variant = crate::from_slice(&bytes).unwrap();
+            let v: Variant = Config::default().from_slice(&bytes).unwrap();
             assert_eq!(v.as_dictionary().unwrap().len(), 2, "{packet}");
-            assert_eq!(crate::to_vec(&v).unwrap(), bytes, "{packet}");
-            let mut d = crate::packet::Decoder::new(&bytes, &crate::Config::default()).unwrap();
+            assert_eq!(Config::default().to_vec(&v).unwrap(), bytes, "{packet}");
+            let mut d = crate::packet::Decoder::new(&bytes, &Config::default()).unwrap();
             let direct = crate::variant::codec::decode(&mut d).unwrap();
             assert_eq!(direct.as_dictionary().unwrap().len(), 2, "{packet}");
         }
         // A key inserted by hand is one key, objects or not.
         let mut d = Dictionary::new();
-        d.insert(crate::ObjectId(5), 1);
-        d.insert(crate::ObjectId(5), 2);
+        d.insert(crate::types::object::ObjectId(5), 1);
+        d.insert(crate::types::object::ObjectId(5), 2);
         assert_eq!(d.len(), 1);
     }
 }

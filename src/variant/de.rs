@@ -656,7 +656,7 @@ impl<'de> de::Deserializer<'de> for Variant {
             Variant::NodePath(p) => visitor.visit_string(p.to_string()),
             Variant::PackedByteArray(_) => Err(ErrorKind::TypeMismatch {
                 expected: "String".into(),
-                found: crate::VariantType::PackedByteArray,
+                found: crate::dialect::VariantType::PackedByteArray,
             }
             .into()),
             other => other.deserialize_any(visitor),
