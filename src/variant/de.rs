@@ -18,7 +18,7 @@ use crate::builtin::{content, Builtin, Kind, MapValueSeed, Shape};
 use crate::error::{Error, ErrorKind, Result};
 use crate::packet::packed::elem_kind;
 use crate::types::godot2::{Image, InputEvent};
-use crate::types::leaves::{for_each_fixed, Fixed, Leaf, Leaves};
+use crate::types::leaves::{for_each_fixed, Fixed, Leaf};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, ObjectId, Rid, Signal};
@@ -489,19 +489,6 @@ impl IntoDeserializer<'_, Error> for Variant {
     }
 }
 
-/// The components of a fixed builtin value.
-fn fixed_leaves(v: &Variant) -> Option<Leaves> {
-    macro_rules! arms {
-        ($($t:ident),*) => {
-            match v {
-                $(Variant::$t(x) => Some(x.leaves()),)*
-                _ => None,
-            }
-        };
-    }
-    for_each_fixed!(arms)
-}
-
 impl Variant {
     /// Presents this value as the builtin `kind` asked for by name: in its own shape, or
     /// converted as GDScript converts on assignment.
@@ -514,7 +501,7 @@ impl Variant {
                 visitor.visit_newtype_struct(de::value::BytesDeserializer::new(&b.0))
             }
             v if own && kind.shape() == Shape::Fixed => {
-                let leaves = fixed_leaves(&v).expect("a fixed builtin");
+                let leaves = v.fixed_leaves().expect("a fixed builtin");
                 let mut src = ArrayLeaves::new(leaves);
                 leaves::all(&mut src, |src| {
                     de::Deserializer::deserialize_struct(
@@ -679,8 +666,8 @@ impl<'de> de::Deserializer<'de> for Variant {
             Variant::PackedByteArray(b) => {
                 visitor.visit_seq(de::value::SeqDeserializer::new(b.0.into_iter()))
             }
-            v if fixed_leaves(&v).is_some() => {
-                let mut src = ArrayLeaves::new(fixed_leaves(&v).expect("checked"));
+            v if v.fixed_leaves().is_some() => {
+                let mut src = ArrayLeaves::new(v.fixed_leaves().expect("checked"));
                 leaves::all(&mut src, |src| {
                     visitor.visit_seq(leaves::FlatLeaves { src })
                 })

@@ -1,17 +1,21 @@
 //! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
 
+mod array;
 pub(crate) mod codec;
-pub(crate) mod container;
 mod convert;
 pub(crate) mod de;
+mod dictionary;
+mod keys;
 mod object;
 pub(crate) mod ser;
 mod shapes;
 pub(crate) mod typed;
 
-pub use container::{Array, Dictionary, DictionaryKey, ElementType};
+pub use crate::types::element::ElementType;
+pub use array::Array;
 pub use de::from_variant;
 pub(crate) use de::present_fields;
+pub use dictionary::{Dictionary, DictionaryKey};
 pub use object::Object;
 pub(crate) use ser::to_plain_variant;
 pub use ser::to_variant;
@@ -19,6 +23,7 @@ pub use typed::{GodotType, TypedArray};
 
 use crate::dialect::VariantType;
 use crate::types::godot2::{Image, InputEvent};
+use crate::types::leaves::{for_each_fixed, Fixed, Leaves};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, ObjectId, Rid, Signal};
@@ -165,6 +170,21 @@ macro_rules! for_each_builtin_variant {
     };
 }
 pub(crate) use for_each_builtin_variant;
+
+impl Variant {
+    /// The components of a math type, in wire order; `None` for every other type.
+    pub(crate) fn fixed_leaves(&self) -> Option<Leaves> {
+        macro_rules! arms {
+            ($($t:ident),*) => {
+                match self {
+                    $(Variant::$t(x) => Some(x.leaves()),)*
+                    _ => None,
+                }
+            };
+        }
+        for_each_fixed!(arms)
+    }
+}
 
 impl Variant {
     /// The engine type of this value.
