@@ -102,6 +102,21 @@ macro_rules! kinds {
                 }
             }
 
+            /// The kind a packet of type `ty` decodes as, for a packet whose type has one (not
+            /// the plain types, not containers without types, not objects sent as ids: those
+            /// the caller knows).
+            // Rows that share a type (ObjectId and Object, both OBJECT) are unreachable
+            // after the first: the arms above them say which kind such a type takes.
+            #[allow(unreachable_patterns)]
+            pub fn of_type(ty: VariantType) -> Option<Kind> {
+                match ty {
+                    VariantType::Object => Some(Kind::Object),
+                    VariantType::TypedArray => Some(Kind::TypedArray),
+                    $(VariantType::$ty => Some(Kind::$kind),)*
+                    _ => None,
+                }
+            }
+
             /// A struct-shaped kind's field names, in order.
             pub fn fields(self) -> &'static [&'static str] {
                 match self {
@@ -156,64 +171,56 @@ kinds! {
     PackedVector4iArray => PackedVector4iArray, Newtype, [];
 }
 
-impl Kind {
-    /// The kind a packet of type `ty` decodes as, for a packet whose type has one (not
-    /// the plain types, not containers without types, not objects sent as ids: those
-    /// the caller knows).
-    pub fn of_type(ty: VariantType) -> Option<Kind> {
-        use VariantType as T;
-        macro_rules! same {
-            ($($t:ident),*) => {
-                match ty {
-                    $(T::$t => Some(Kind::$t),)*
-                    T::Array | T::TypedArray => Some(Kind::TypedArray),
-                    T::Dictionary => Some(Kind::TypedDictionary),
-                    T::Object => Some(Kind::Object),
-                    _ => None,
-                }
-            };
+/// The `Deserializer` methods the crate's two deserializers (of packets, `crate::de`, and of
+/// a `Variant`) answer alike: shapes that forward to another method, and a unit struct
+/// asked for by a builtin's private name ([`Kind::by_name`]), which goes to the
+/// deserializer's own `requested(kind, visitor)`. Expanded inside each `impl Deserializer`.
+macro_rules! forward_shapes {
+    ($de:lifetime) => {
+        fn deserialize_string<V: ::serde::de::Visitor<$de>>(
+            self,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.deserialize_str(visitor)
         }
-        same!(
-            Vector2,
-            Vector2i,
-            Rect2,
-            Rect2i,
-            Vector3,
-            Vector3i,
-            Transform2D,
-            Vector4,
-            Vector4i,
-            Plane,
-            Quaternion,
-            Aabb,
-            Basis,
-            Transform3D,
-            Projection,
-            Color,
-            StringName,
-            NodePath,
-            Rid,
-            Callable,
-            Signal,
-            Image,
-            InputEvent,
-            PackedTypedArray,
-            PackedByteArray,
-            PackedInt32Array,
-            PackedInt64Array,
-            PackedFloat32Array,
-            PackedFloat64Array,
-            PackedStringArray,
-            PackedVector2Array,
-            PackedVector3Array,
-            PackedColorArray,
-            PackedVector4Array,
-            PackedVector2iArray,
-            PackedVector3iArray,
-            PackedVector4iArray
-        )
-    }
+
+        fn deserialize_identifier<V: ::serde::de::Visitor<$de>>(
+            self,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.deserialize_str(visitor)
+        }
+
+        fn deserialize_tuple<V: ::serde::de::Visitor<$de>>(
+            self,
+            _: usize,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.deserialize_seq(visitor)
+        }
+
+        fn deserialize_tuple_struct<V: ::serde::de::Visitor<$de>>(
+            self,
+            _: &'static str,
+            _: usize,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            self.deserialize_seq(visitor)
+        }
+
+        fn deserialize_unit_struct<V: ::serde::de::Visitor<$de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> $crate::error::Result<V::Value> {
+            match $crate::builtin::Kind::by_name(name) {
+                Some(kind) => self.requested(kind, visitor),
+                None => self.deserialize_any(visitor),
+            }
+        }
+    };
 }
+pub(crate) use forward_shapes;
 
 /// A builtin type's link to the machinery here.
 pub(crate) trait Builtin: Sized {
@@ -241,6 +248,27 @@ mod tests {
         }
         assert_eq!(Kind::by_name("$godot_bin::Vector5"), None);
         assert_eq!(Kind::by_name("Vector3"), None);
+    }
+
+    #[test]
+    fn each_type_decodes_as_its_own_kind() {
+        for ty in VariantType::ALL {
+            let expected = match ty {
+                VariantType::Array | VariantType::TypedArray => Some(Kind::TypedArray),
+                VariantType::Dictionary => Some(Kind::TypedDictionary),
+                // An id is told apart by the caller, from the header.
+                VariantType::Object => Some(Kind::Object),
+                // The kind of the same name, if there is one.
+                ty => Kind::ALL
+                    .iter()
+                    .copied()
+                    .find(|k| k.name()[PREFIX.len()..] == format!("{ty:?}")),
+            };
+            assert_eq!(Kind::of_type(ty), expected, "{ty:?}");
+        }
+        assert_eq!(Kind::of_type(VariantType::Int), None);
+        assert_eq!(Kind::of_type(VariantType::Vector3), Some(Kind::Vector3));
+        assert_eq!(Kind::of_type(VariantType::Callable), Some(Kind::Callable));
     }
 
     #[test]

@@ -238,19 +238,7 @@ macro_rules! bulk {
         }
     )*};
 }
-bulk!(
-    PackedInt32Array,
-    PackedInt64Array,
-    PackedFloat32Array,
-    PackedFloat64Array,
-    PackedVector2Array,
-    PackedVector3Array,
-    PackedColorArray,
-    PackedVector4Array,
-    PackedVector2iArray,
-    PackedVector3iArray,
-    PackedVector4iArray
-);
+for_each_packed!(@bulk bulk);
 
 // Bytes travel as one slice already; strings one by one.
 newtype_serialize!(PackedByteArray, |this| serde_bytes::Bytes::new(&this.0));

@@ -111,3 +111,23 @@ packed_array!(
     /// `PoolVector4iArray` (Pandemonium only; that engine writes `z` where `w` belongs, and
     /// this crate reads the bytes as they are laid out).
     PackedVector4iArray(Vector4i), bulk);
+
+/// Calls `$m!` with the packed arrays' names: all of them, or with `@bulk` those of numbers
+/// and vectors (fixed-size elements, carried a block of bytes at a time). The one list of
+/// them that code dispatches on.
+macro_rules! for_each_packed {
+    ($m:ident) => {
+        $crate::types::packed::for_each_packed! { @with $m; PackedByteArray, PackedStringArray }
+    };
+    (@bulk $m:ident) => {
+        $crate::types::packed::for_each_packed! { @with $m; }
+    };
+    (@with $m:ident; $($extra:ident),*) => {
+        $m! {
+            $($extra,)* PackedInt32Array, PackedInt64Array, PackedFloat32Array, PackedFloat64Array,
+            PackedVector2Array, PackedVector3Array, PackedVector4Array, PackedColorArray,
+            PackedVector2iArray, PackedVector3iArray, PackedVector4iArray
+        }
+    };
+}
+pub(crate) use for_each_packed;

@@ -52,19 +52,7 @@ fn decode_payload(d: &mut Decoder<'_>, h: &Header) -> Result<Variant> {
             }
         };
     }
-    packed_arms!(
-        PackedInt32Array,
-        PackedInt64Array,
-        PackedFloat32Array,
-        PackedFloat64Array,
-        PackedVector2Array,
-        PackedVector3Array,
-        PackedVector4Array,
-        PackedColorArray,
-        PackedVector2iArray,
-        PackedVector3iArray,
-        PackedVector4iArray
-    );
+    for_each_packed!(@bulk packed_arms);
     Ok(match h.ty {
         T::Nil => Variant::Nil,
         T::Bool => Variant::Bool(scalar::read_bool(r)?),
@@ -232,19 +220,7 @@ fn encode_value(out: &mut Vec<u8>, ctx: &Ctx, depth: usize, v: &Variant) -> Resu
             }
         };
     }
-    packed_arms!(
-        PackedInt32Array,
-        PackedInt64Array,
-        PackedFloat32Array,
-        PackedFloat64Array,
-        PackedVector2Array,
-        PackedVector3Array,
-        PackedVector4Array,
-        PackedColorArray,
-        PackedVector2iArray,
-        PackedVector3iArray,
-        PackedVector4iArray
-    );
+    for_each_packed!(@bulk packed_arms);
     match v {
         Variant::Nil => out.put_u32(header::word(ctx, T::Nil, 0)?),
         Variant::Bool(b) => scalar::write_bool(out, ctx, *b)?,

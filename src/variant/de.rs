@@ -104,21 +104,7 @@ fn builtin_from_map_value<'de, A: MapAccess<'de>>(
             }
         };
     }
-    packed!(
-        PackedByteArray,
-        PackedInt32Array,
-        PackedInt64Array,
-        PackedFloat32Array,
-        PackedFloat64Array,
-        PackedStringArray,
-        PackedVector2Array,
-        PackedVector3Array,
-        PackedVector4Array,
-        PackedColorArray,
-        PackedVector2iArray,
-        PackedVector3iArray,
-        PackedVector4iArray
-    );
+    for_each_packed!(packed);
     Ok(match kind {
         Kind::StringName => Variant::StringName(StringName(map.next_value_seed(content(kind))?)),
         Kind::NodePath => Variant::NodePath(map.next_value_seed(seed::<NodePath>())?),
@@ -650,13 +636,7 @@ impl<'de> de::Deserializer<'de> for Variant {
         }
     }
 
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
+    crate::builtin::forward_shapes!('de);
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self {
@@ -676,30 +656,6 @@ impl<'de> de::Deserializer<'de> for Variant {
                 content_or_self(other).deserialize_any(visitor)
             }
             other => other.deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        match Kind::by_name(name) {
-            Some(kind) => self.requested(kind, visitor),
-            None => self.deserialize_any(visitor),
         }
     }
 

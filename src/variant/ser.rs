@@ -306,21 +306,7 @@ pub(crate) fn from_content(kind: Kind, content: Variant) -> Result<Variant> {
         };
     }
     use serde::Deserialize;
-    packed!(
-        PackedByteArray,
-        PackedInt32Array,
-        PackedInt64Array,
-        PackedFloat32Array,
-        PackedFloat64Array,
-        PackedStringArray,
-        PackedVector2Array,
-        PackedVector3Array,
-        PackedVector4Array,
-        PackedColorArray,
-        PackedVector2iArray,
-        PackedVector3iArray,
-        PackedVector4iArray
-    );
+    for_each_packed!(packed);
     match (kind, content) {
         (Kind::StringName, Variant::String(s)) => Ok(Variant::StringName(StringName(s))),
         (kind, _) => Err(wrong_shape(kind)),
