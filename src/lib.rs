@@ -145,7 +145,7 @@
 //! [`offset`](Error::offset) is the byte where decoding failed. Lengths are checked
 //! against the bytes left before anything is allocated.
 
-// One `unsafe` block, allowed where it stands: `de::give`, with its proof and tests.
+// One `unsafe` block, allowed where it stands: `builtin::give`, with its proof and tests.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

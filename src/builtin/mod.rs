@@ -9,7 +9,7 @@
 //!
 //! Decoding, a builtin's `Deserialize` asks for its private name, and godot_bin's
 //! deserializer presents the packet in the same shape (a fixed builtin, whose visitor it
-//! recognises by type, it reads whole and gives over: see [`crate::builtin::give`]). Where serde itself must hold a value
+//! recognises by type, it reads whole and gives over: see [`give`]). Where serde itself must hold a value
 //! before knowing its type (`#[serde(flatten)]`, untagged and internally tagged enums), it
 //! asks for "anything" (`deserialize_any`) and keeps what it is given in its own data
 //! model, which has no builtin types. There, godot_bin presents each builtin packet as a
@@ -25,6 +25,13 @@
 //! Dictionary of those fields plus the builtin under its private name:
 //! `{"type": "Move", "$godot_bin::Vector3": Vector3(1, 2, 3)}`, which decodes back through
 //! the same enum.
+//!
+//! The rooms: this module the private names ([`Kind`]); `visit.rs` the visitors; `impls.rs`
+//! the impl macros and their invocations for every `types/` builtin; `packed.rs` the packed
+//! arrays and their bulk path; `leaves.rs` a fixed builtin's components presented to serde;
+//! `give.rs` a value decoded whole, given to the crate's own visitor. The deserializers
+//! (`crate::de`, and `Variant`'s in `crate::variant`) and the serializers use them; they use
+//! nothing of those.
 
 pub(crate) mod give;
 mod impls;

@@ -1,5 +1,7 @@
 //! The serde [`Deserializer`]: Variant packets in, serde's data model out, a thin adapter
-//! over the packet layer ([`crate::packet`]).
+//! over the packet layer ([`crate::packet`]), with its entry points ([`from_slice`],
+//! [`take_from_slice`], [`from_reader`] and their [`Config`] methods) beside it. Builtin
+//! packets are presented by `present.rs`, containers through `access.rs`.
 //!
 //! The format is self-describing, so `deserialize_any` presents whatever the packet holds:
 //! the plain types as serde's own, Arrays and Dictionaries as sequences and maps, every
@@ -10,7 +12,7 @@
 //! one another).
 
 mod access;
-mod builtin;
+mod present;
 
 use crate::builtin::{Kind, StructVisitor};
 use crate::config::Config;
@@ -87,7 +89,7 @@ impl<'de> Deserializer<'de> {
             VariantType::Array | VariantType::Dictionary | VariantType::TypedArray => {
                 let head = container::read_head(&mut self.d.r, &self.d.ctx, &h)?;
                 if !head.first.is_untyped() || !head.second.is_untyped() || head.shared {
-                    return self.typed_container(h, head, visitor, builtin::Form::Map);
+                    return self.typed_container(h, head, visitor, present::Form::Map);
                 }
                 if h.ty == VariantType::Dictionary {
                     DictionaryAccess::visit(self, head.count, visitor)
@@ -96,11 +98,11 @@ impl<'de> Deserializer<'de> {
                 }
             }
             VariantType::Object if object::is_id(&self.d.ctx, &h) => {
-                self.builtin(h, Kind::ObjectId, visitor, builtin::Form::Map)
+                self.builtin(h, Kind::ObjectId, visitor, present::Form::Map)
             }
             ty => {
                 let kind = Kind::of_type(ty).ok_or_else(|| self.mismatch("a known type", &h))?;
-                self.builtin(h, kind, visitor, builtin::Form::Map)
+                self.builtin(h, kind, visitor, present::Form::Map)
             }
         }
     }

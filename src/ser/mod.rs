@@ -1,14 +1,15 @@
 //! The serde [`Serializer`]: serde's data model in, Variant packets out, a thin adapter
-//! over the packet layer ([`crate::packet`]).
+//! over the packet layer ([`crate::packet`]), with its entry points ([`to_vec`],
+//! [`to_writer`] and the [`Config`] methods) beside it.
 //!
 //! Ordinary Rust values map as the crate docs' table says. The builtin types
 //! ([`Vector3`](crate::types::math::Vector3), the packed arrays, [`NodePath`](crate::types::names::NodePath)...) are
 //! recognised by their private serde names ([`crate::builtin`]) and written as their own
 //! packet types: the math types, strings and packed arrays streamed as they arrive
-//! ([`builtin`]), the rest gathered into a [`Variant`](crate::variant::Variant) and written by the
+//! ([`sinks`]), the rest gathered into a [`Variant`](crate::variant::Variant) and written by the
 //! packet layer.
 
-mod builtin;
+mod sinks;
 
 use crate::builtin::{Kind, Shape};
 use crate::config::Config;
@@ -17,8 +18,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::packet::text::put_text_packet;
 use crate::packet::writer::Put;
 use crate::packet::{header, scalar, Ctx};
-use builtin::FixedFields;
 use serde::ser::{self, Serialize};
+use sinks::FixedFields;
 use std::io;
 
 /// Writes one value as a Variant packet into a `Vec<u8>`.
@@ -348,7 +349,7 @@ pub enum Compound<'s, 'a> {
     Fixed(FixedFields<'s, 'a>),
     /// The fields of another builtin, gathered, then written whole.
     #[doc(hidden)]
-    Collect(Box<builtin::Collect<'s, 'a>>),
+    Collect(Box<sinks::Collect<'s, 'a>>),
 }
 
 impl<'s, 'a> Compound<'s, 'a> {
