@@ -110,8 +110,8 @@ pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
 }
 
-/// Something that reads through a [`Decoder`] (the decoder itself, the serde
-/// deserializer), and so can go one nesting level deeper.
+/// Something that reads through a [`Decoder`] (the decoder itself, or a deserializer
+/// built on it), and so can go one nesting level deeper.
 pub(crate) trait Nest<'de>: Sized {
     fn decoder(&mut self) -> &mut Decoder<'de>;
 

@@ -1,5 +1,5 @@
 //! What the reader records while tracing: each field's offset, length, depth, label and
-//! value. The packet layer only fills it in; the crate's `explain` module hands it to users.
+//! value. The packet layer only fills it in; the annotated walk a floor above hands it to users.
 
 use crate::dialect::VariantType;
 
