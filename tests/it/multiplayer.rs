@@ -347,10 +347,12 @@ fn nothing_but_auth_before_auth_completes() {
     assert_eq!(sends(&mut s), vec![(5, c["auth_done"].clone())]);
     s.receive(5, 0, R, &c["auth_done"], t0);
     assert!(matches!(events(&mut s)[..], [Event::PeerConnected(5)]));
-    // Peer 6 never completes: dropped at the timeout.
+    // Peer 6 never completes: dropped at the timeout, which poll_timeout announces.
+    assert_eq!(s.poll_timeout(), Some(t0 + Duration::from_secs(3)));
     s.tick(t0 + Duration::from_secs(3));
     assert_eq!(s.poll_output(), Some(Output::Disconnect(6)));
     assert!(matches!(events(&mut s)[..], [Event::AuthFailed(6)]));
+    assert_eq!(s.poll_timeout(), None);
 }
 
 #[test]

@@ -12,6 +12,7 @@ use crate::multiplayer::session::{Event, Options, Output, Server};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::ops::{Deref, DerefMut};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -98,8 +99,7 @@ impl HostBuilder {
             Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
             None => None,
         };
-        let mut timer = tokio::time::interval(self.service_interval);
-        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
             rx,
@@ -110,9 +110,11 @@ impl HostBuilder {
             #[cfg(feature = "multiplayer-enet")]
             enet_events: Vec::new(),
             ws_addr,
-            timer,
+            sleep: Box::pin(tokio::time::sleep_until(now.into())),
             sync_interval: self.sync_interval,
-            next_sync: Instant::now(),
+            next_sync: now,
+            service_interval: self.service_interval,
+            next_service: now,
         })
     }
 }
@@ -138,9 +140,16 @@ pub struct Host {
     #[cfg(feature = "multiplayer-enet")]
     enet_events: Vec<EnetEvent>,
     ws_addr: Option<SocketAddr>,
-    timer: tokio::time::Interval,
+    /// Wakes the loop at [`Host::next_wake`] when no I/O does.
+    sleep: Pin<Box<tokio::time::Sleep>>,
     sync_interval: Duration,
+    /// The next replication frame.
     next_sync: Instant,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    service_interval: Duration,
+    /// ENet only: when its timers must be run if no datagram has woken us first.
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    next_service: Instant,
 }
 
 impl std::fmt::Debug for Host {
@@ -258,6 +267,7 @@ impl Host {
             e.service(&mut events)?;
             let any = !events.is_empty();
             let now = Instant::now();
+            self.next_service = now + self.service_interval;
             for ev in events.drain(..) {
                 match ev {
                     EnetEvent::Connected(id) => {
@@ -280,10 +290,34 @@ impl Host {
         Ok(false)
     }
 
+    /// When the loop must run with no I/O to wake it: the earliest of the session's next
+    /// timer ([`Server::poll_timeout`]), the next replication frame, and, with ENet, the
+    /// next service.
+    fn next_wake(&self) -> Instant {
+        let mut at = self.next_sync;
+        if let Some(t) = self.server.poll_timeout() {
+            at = at.min(t);
+        }
+        // ENet keeps its own timers (retransmissions, pings, peer timeouts) that run only
+        // inside `service`, and rusty_enet does not say when the next one falls due: it
+        // must be serviced regularly even when no datagram arrives. WebSocket needs no
+        // such call (its tasks own the sockets).
+        #[cfg(feature = "multiplayer-enet")]
+        if self.enet.is_some() {
+            at = at.min(self.next_service);
+        }
+        at
+    }
+
     fn on_timer(&mut self) -> Result<()> {
-        self.service_enet()?;
+        #[cfg(feature = "multiplayer-enet")]
+        if self.enet.is_some() && Instant::now() >= self.next_service {
+            self.service_enet()?;
+        }
         let now = Instant::now();
-        if now >= self.next_sync {
+        let timer_due = self.server.poll_timeout().is_some_and(|t| now >= t);
+        if timer_due || now >= self.next_sync {
+            // One tick serves both: it also sends this frame's replication.
             self.server.tick(now);
             self.next_sync = now + self.sync_interval;
         }
@@ -315,6 +349,10 @@ impl Host {
             let socket = self.enet.as_ref().map(|e| e.socket());
             #[cfg(not(feature = "multiplayer-enet"))]
             let socket: Option<Arc<tokio::net::UdpSocket>> = None;
+            let wake = tokio::time::Instant::from_std(self.next_wake());
+            if self.sleep.deadline() != wake {
+                self.sleep.as_mut().reset(wake);
+            }
             let readable = async {
                 match &socket {
                     Some(s) => s.readable().await,
@@ -330,7 +368,7 @@ impl Host {
                 r = readable => {
                     r.map_err(Error::Io)?;
                 }
-                _ = self.timer.tick() => self.on_timer()?,
+                _ = &mut self.sleep => self.on_timer()?,
             }
         }
     }

@@ -8,6 +8,7 @@ use crate::multiplayer::scene::Scene;
 use crate::multiplayer::scene::TransferMode;
 use crate::multiplayer::session::{Client, Event, Options, Output};
 use std::ops::{Deref, DerefMut};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 #[cfg(feature = "multiplayer-websocket")]
@@ -34,8 +35,11 @@ impl PeerBuilder {
         self
     }
 
-    /// How often ENet's timers and the session's network frame run while waiting (default
-    /// 10 ms; thousands of bots in one process want more).
+    /// ENet only: how long the link may go without a `service` call while waiting
+    /// (default 10 ms; thousands of bots in one process want more). ENet runs its
+    /// retransmissions, pings and timeouts only inside `service`. The session's own timers
+    /// need no polling: the peer sleeps until [`Client::poll_timeout`]. A WebSocket peer
+    /// ignores this.
     pub fn service_interval(mut self, every: Duration) -> Self {
         self.service_interval = every;
         self
@@ -105,7 +109,12 @@ enum Link {
 pub struct Peer {
     client: Client,
     link: Link,
-    timer: tokio::time::Interval,
+    /// Wakes the loop for the session's timers and, on ENet, the next service.
+    sleep: Pin<Box<tokio::time::Sleep>>,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    service_interval: Duration,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    next_service: Instant,
 }
 
 impl std::fmt::Debug for Peer {
@@ -128,12 +137,21 @@ impl Peer {
     }
 
     fn new(client: Client, link: Link, every: Duration) -> Self {
-        let mut timer = tokio::time::interval(every);
-        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let now = Instant::now();
         Peer {
             client,
             link,
-            timer,
+            sleep: Box::pin(tokio::time::sleep_until(now.into())),
+            service_interval: every,
+            next_service: now + every,
+        }
+    }
+
+    /// Ticks the session if one of its timers is due.
+    fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.client.poll_timeout().is_some_and(|t| now >= t) {
+            self.client.tick(now);
         }
     }
 
@@ -242,13 +260,14 @@ impl Peer {
                             Some(Ok(Message::Close(_))) | Some(Err(_)) | None => self.lost(),
                             Some(Ok(_)) => {}
                         },
-                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                        _ = sleep_until(&mut self.sleep, self.client.poll_timeout()) => self.on_timer(),
                     }
                 }
                 #[cfg(feature = "multiplayer-enet")]
                 Link::Enet(e) => {
                     let mut events = Vec::new();
                     e.service(&mut events)?;
+                    self.next_service = now + self.service_interval;
                     let mut gone = false;
                     for ev in events.iter() {
                         match ev {
@@ -270,9 +289,15 @@ impl Peer {
                         continue;
                     }
                     let socket = e.socket();
+                    // ENet must be serviced regularly even with no datagram (its timers
+                    // run inside `service`, at the top of this loop): wake for that too.
+                    let wake = match self.client.poll_timeout() {
+                        Some(t) => t.min(self.next_service),
+                        None => self.next_service,
+                    };
                     tokio::select! {
                         r = socket.readable() => r?,
-                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                        _ = sleep_until(&mut self.sleep, Some(wake)) => self.on_timer(),
                     }
                 }
                 Link::Closed => return Err(Error::Transport("disconnected".into())),
@@ -291,5 +316,19 @@ impl Deref for Peer {
 impl DerefMut for Peer {
     fn deref_mut(&mut self) -> &mut Client {
         &mut self.client
+    }
+}
+
+/// Sleeps until `at` (for ever if `None`), reusing `sleep`'s timer entry.
+async fn sleep_until(sleep: &mut Pin<Box<tokio::time::Sleep>>, at: Option<Instant>) {
+    match at {
+        Some(t) => {
+            let t = tokio::time::Instant::from_std(t);
+            if sleep.deadline() != t {
+                sleep.as_mut().reset(t);
+            }
+            sleep.as_mut().await
+        }
+        None => std::future::pending().await,
     }
 }
