@@ -8,10 +8,10 @@ use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::session::{Event, Options, Output, Server};
+use crate::multiplayer::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
+use crate::Variant;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::ops::{Deref, DerefMut};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -126,9 +126,17 @@ type WsOut = ();
 
 /// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
 ///
-/// Derefs to its [`Server`] session for `rpc_id`, `rpc`, `send_bytes`, auth, spawn and
-/// sync; what those queue is sent by [`next_event`](Host::next_event) or
-/// [`flush`](Host::flush).
+/// It owns a [`Server`] session and has the session's game-facing methods as its own:
+/// [`rpc_id`](Host::rpc_id), [`rpc`](Host::rpc), [`call_args`](Host::call_args),
+/// [`send_bytes`](Host::send_bytes), auth ([`send_auth`](Host::send_auth),
+/// [`complete_auth`](Host::complete_auth), [`disconnect_peer`](Host::disconnect_peer)),
+/// replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
+/// [`despawn`](Host::despawn)) and the peer list. What those queue is sent by
+/// [`next_event`](Host::next_event) or [`flush`](Host::flush).
+///
+/// The host drives the session itself (packets in, events out, `tick` on time), so the
+/// sans-IO half of [`Server`] (`receive`, `poll_event`, `poll_output`, `tick`) is not
+/// reachable through it: events come from [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
     rx: mpsc::Receiver<Inbound>,
@@ -175,6 +183,43 @@ impl Host {
             queue: 4096,
             max_enet_peers: 4095,
         }
+    }
+
+    session::game_api!(server);
+
+    /// Whether `peer` is linked (pending or admitted).
+    pub fn has_peer(&self, peer: i32) -> bool {
+        self.server.has_peer(peer)
+    }
+
+    /// `multiplayer.disconnect_peer(id)`: announce and drop the peer (no
+    /// `PeerDisconnected` event, as the engine blocks its signals), then close the link.
+    pub fn disconnect_peer(&mut self, peer: i32) {
+        self.server.disconnect_peer(peer)
+    }
+
+    /// Spawns a node under the MultiplayerSpawner `spawner` on every admitted peer (and
+    /// later ones), with its synchronizers; returns the node's network id. See
+    /// [`Server::spawn`].
+    pub fn spawn(
+        &mut self,
+        spawner: &str,
+        name: &str,
+        scene: SpawnScene,
+        syncs: Vec<SyncSpec>,
+    ) -> Result<u32> {
+        self.server.spawn(spawner, name, scene, syncs)
+    }
+
+    /// Sets a replicated property of a spawned node; it goes out with the next network
+    /// frame. See [`Server::set_property`].
+    pub fn set_property(&mut self, net_id: u32, path: &str, value: Variant) -> Result<()> {
+        self.server.set_property(net_id, path, value)
+    }
+
+    /// Despawns a spawned node on every peer that has it.
+    pub fn despawn(&mut self, net_id: u32) -> Result<()> {
+        self.server.despawn(net_id)
     }
 
     /// The WebSocket listener's address.
@@ -371,18 +416,5 @@ impl Host {
                 _ = &mut self.sleep => self.on_timer()?,
             }
         }
-    }
-}
-
-impl Deref for Host {
-    type Target = Server;
-    fn deref(&self) -> &Server {
-        &self.server
-    }
-}
-
-impl DerefMut for Host {
-    fn deref_mut(&mut self) -> &mut Server {
-        &mut self.server
     }
 }

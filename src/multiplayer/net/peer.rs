@@ -6,8 +6,7 @@ use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::session::{Client, Event, Options, Output};
-use std::ops::{Deref, DerefMut};
+use crate::multiplayer::session::{self, Client, Event, Options, Output};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -105,7 +104,13 @@ enum Link {
 /// A SceneMultiplayer client over WebSocket or ENet: what a Godot game's client does, so
 /// that a Rust program can join a Godot server, or load-test one with many bots.
 ///
-/// Derefs to its [`Client`] session for `rpc_id`, `rpc`, `send_bytes` and auth.
+/// It owns a [`Client`] session and has the session's game-facing methods as its own:
+/// [`rpc_id`](Peer::rpc_id), [`rpc`](Peer::rpc), [`call_args`](Peer::call_args),
+/// [`send_bytes`](Peer::send_bytes), auth ([`send_auth`](Peer::send_auth),
+/// [`complete_auth`](Peer::complete_auth)) and the peer list. What those queue is sent by
+/// [`next_event`](Peer::next_event) or [`flush`](Peer::flush). The peer drives the session
+/// itself, so the sans-IO half of [`Client`] (`receive`, `poll_event`, `tick`) is not
+/// reachable through it: events come from [`next_event`](Peer::next_event).
 pub struct Peer {
     client: Client,
     link: Link,
@@ -154,6 +159,8 @@ impl Peer {
             self.client.tick(now);
         }
     }
+
+    session::game_api!(client);
 
     /// Whether the link to the server is gone.
     pub fn is_closed(&self) -> bool {
@@ -303,19 +310,6 @@ impl Peer {
                 Link::Closed => return Err(Error::Transport("disconnected".into())),
             }
         }
-    }
-}
-
-impl Deref for Peer {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        &self.client
-    }
-}
-
-impl DerefMut for Peer {
-    fn deref_mut(&mut self) -> &mut Client {
-        &mut self.client
     }
 }
 

@@ -5,6 +5,7 @@
 //! [`Client`], and re-exports the public types; each job has its own file, as quinn-proto
 //! splits its `Connection`:
 //!
+//! * `api`: the methods the roles share, written once as macros (also used by `net`);
 //! * `io`: what goes in and out ([`Transmit`], [`Output`], [`Event`] and its payloads);
 //! * `peers`: links, peer announcements and auth;
 //! * `recv`: receiving and dispatching packets (relay, path cache, calls, replication in);
@@ -12,6 +13,7 @@
 //! * `replication`: spawn, despawn and synchronizer state (server authority);
 //! * `timers`: `tick`, the network frame and the auth timeouts.
 
+mod api;
 mod io;
 mod peers;
 mod recv;
@@ -19,6 +21,7 @@ mod replication;
 mod send;
 mod timers;
 
+pub(crate) use api::game_api;
 pub use io::{Event, Output, RpcCall, SpawnEvent, SyncEvent, Transmit};
 pub use replication::{SpawnScene, SyncSpec};
 
@@ -27,7 +30,6 @@ use super::scene::{NodeId, Scene};
 use peers::PeerState;
 use replication::SpawnedNode;
 use std::collections::{BTreeMap, VecDeque};
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,9 +71,10 @@ impl Default for Options {
     }
 }
 
-/// The state both sides share; [`Server`] and [`Client`] add what is theirs.
+/// The state both sides share; [`Server`] and [`Client`] add what is theirs and expose
+/// its methods as their own (see `api`).
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     scene: Arc<Scene>,
     opts: Options,
     is_server: bool,
@@ -205,19 +208,9 @@ impl Server {
     pub fn new(scene: Arc<Scene>, opts: Options) -> Self {
         Server(Session::new(scene, opts, true))
     }
-}
 
-impl Deref for Server {
-    type Target = Session;
-    fn deref(&self) -> &Session {
-        &self.0
-    }
-}
-
-impl DerefMut for Server {
-    fn deref_mut(&mut self) -> &mut Session {
-        &mut self.0
-    }
+    api::game_api!(0);
+    api::driver_api!(0);
 }
 
 /// The client side of SceneMultiplayer: one link, to the server (peer 1); other clients
@@ -230,17 +223,7 @@ impl Client {
     pub fn new(scene: Arc<Scene>, opts: Options) -> Self {
         Client(Session::new(scene, opts, false))
     }
-}
 
-impl Deref for Client {
-    type Target = Session;
-    fn deref(&self) -> &Session {
-        &self.0
-    }
-}
-
-impl DerefMut for Client {
-    fn deref_mut(&mut self) -> &mut Session {
-        &mut self.0
-    }
+    api::game_api!(0);
+    api::driver_api!(0);
 }

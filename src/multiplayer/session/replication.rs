@@ -255,7 +255,7 @@ impl Server {
     }
 
     /// Sets a replicated property of a spawned node (its `i`-th synchronizer's property at
-    /// `path`); it goes out with the next [`tick`](Session::tick).
+    /// `path`); it goes out with the next [`tick`](Server::tick).
     pub fn set_property(&mut self, net_id: u32, path: &str, value: Variant) -> Result<()> {
         let s = &mut self.0;
         s.version += 1;
