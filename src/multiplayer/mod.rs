@@ -56,7 +56,7 @@ mod session;
 mod variant_io;
 pub mod wire;
 
-pub use args::Args;
+pub use args::{Args, CallArgs};
 pub use error::{Error, Result};
 pub use scene::{
     checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,

@@ -50,24 +50,25 @@ macro_rules! game_api {
         }
 
         /// `rpc_id(to, ...)`: calls `method` on the node at `path` at peer `to` (0 = all,
-        /// `-id` = all but `id`). `args` is a tuple (or anything
-        /// [`Args::new`](crate::multiplayer::Args::new) takes).
-        pub fn rpc_id<T: serde::Serialize + ?Sized>(
+        /// `-id` = all but `id`). `args` is a tuple of the arguments (`&(value,)` for one,
+        /// `&()` for none) or an [`Args`](crate::multiplayer::Args); anything else does not
+        /// compile (see [`CallArgs`](crate::multiplayer::CallArgs)).
+        pub fn rpc_id<A: $crate::multiplayer::CallArgs + ?Sized>(
             &mut self,
             to: i32,
             path: &str,
             method: &str,
-            args: &T,
+            args: &A,
         ) -> $crate::multiplayer::Result<()> {
             self.$inner.rpc_id(to, path, method, args)
         }
 
         /// `rpc(...)`: calls `method` on every admitted peer.
-        pub fn rpc<T: serde::Serialize + ?Sized>(
+        pub fn rpc<A: $crate::multiplayer::CallArgs + ?Sized>(
             &mut self,
             path: &str,
             method: &str,
-            args: &T,
+            args: &A,
         ) -> $crate::multiplayer::Result<()> {
             self.$inner.rpc(path, method, args)
         }

@@ -3,12 +3,11 @@
 
 use super::peers::PathState;
 use super::{Output, Session, Transmit, SERVER_ID};
-use crate::multiplayer::args::Args;
+use crate::multiplayer::args::{encode_call_args, Args, CallArgs};
 use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::{NodeId, TransferMode};
 use crate::multiplayer::variant_io::ArgsForm;
 use crate::multiplayer::wire::{self, NodeField};
-use serde::Serialize;
 
 impl Session {
     pub(super) fn push_send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
@@ -154,21 +153,21 @@ impl Session {
     }
 
     /// `rpc_id(to, ...)`: calls `method` on the node at `path` at peer `to` (0 = all, `-id`
-    /// = all but `id`). `args` is a tuple (or anything [`Args::new`] takes).
-    pub fn rpc_id<T: Serialize + ?Sized>(
+    /// = all but `id`). `args` is a tuple, `()` or [`Args`] (see [`CallArgs`]).
+    pub fn rpc_id<A: CallArgs + ?Sized>(
         &mut self,
         to: i32,
         path: &str,
         method: &str,
-        args: &T,
+        args: &A,
     ) -> Result<()> {
         let node = self.node_id(path)?;
-        let args = Args::new(args)?;
+        let args = encode_call_args(args)?;
         self.call_args(to, node, method, &args)
     }
 
     /// `rpc(...)`: calls `method` on every admitted peer.
-    pub fn rpc<T: Serialize + ?Sized>(&mut self, path: &str, method: &str, args: &T) -> Result<()> {
+    pub fn rpc<A: CallArgs + ?Sized>(&mut self, path: &str, method: &str, args: &A) -> Result<()> {
         self.rpc_id(0, path, method, args)
     }
 
