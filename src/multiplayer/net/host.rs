@@ -170,10 +170,11 @@ impl std::fmt::Debug for Host {
 }
 
 impl Host {
-    /// A builder for a host serving `scene`.
-    pub fn builder(scene: Scene) -> HostBuilder {
+    /// A builder for a host serving `scene` (a [`Scene`] or an `Arc<Scene>` shared with
+    /// other hosts or peers).
+    pub fn builder(scene: impl Into<Arc<Scene>>) -> HostBuilder {
         HostBuilder {
-            scene: Arc::new(scene),
+            scene: scene.into(),
             opts: Options::default(),
             ws: None,
             enet: None,

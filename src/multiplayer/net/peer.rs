@@ -104,6 +104,40 @@ enum Link {
 /// A SceneMultiplayer client over WebSocket or ENet: what a Godot game's client does, so
 /// that a Rust program can join a Godot server, or load-test one with many bots.
 ///
+/// A bot declares the nodes it calls as the game's scripts declare them, connects, and
+/// loops on [`next_event`](Peer::next_event). It runs on tokio: the program needs tokio
+/// with at least the `rt` and `macros` features for `#[tokio::main(flavor =
+/// "current_thread")]` (`rt-multi-thread` too for the default flavor); this crate enables
+/// the `net` and `time` features it uses itself.
+///
+/// ```no_run
+/// use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+///
+/// #[tokio::main(flavor = "current_thread")]
+/// async fn main() -> godot_bin::multiplayer::Result<()> {
+///     // The node and RPCs as the server's scene declares them (`@rpc("any_peer")`).
+///     let scene = Scene::new().with(NodeConfig::new("Echo").rpc(Rpc::any_peer("echo")))?;
+///     let mut bot = net::Peer::builder(scene)
+///         .connect_websocket("ws://127.0.0.1:9080")
+///         .await?;
+///     // Or: .connect_enet("127.0.0.1:9081".parse().unwrap())
+///     bot.rpc_id(1, "Echo", "echo", &("hello",))?; // one argument: a 1-tuple
+///     loop {
+///         match bot.next_event().await? {
+///             Event::Call(call) if &*call.method == "echo" => {
+///                 let (text,): (String,) = call.args.decode()?;
+///                 println!("echoed: {text}");
+///                 break;
+///             }
+///             Event::ServerDisconnected => break,
+///             _ => {}
+///         }
+///     }
+///     bot.close().await;
+///     Ok(())
+/// }
+/// ```
+///
 /// It owns a [`Client`] session and has the session's game-facing methods as its own:
 /// [`rpc_id`](Peer::rpc_id), [`rpc`](Peer::rpc), [`call_args`](Peer::call_args),
 /// [`send_bytes`](Peer::send_bytes), auth ([`send_auth`](Peer::send_auth),
@@ -131,10 +165,11 @@ impl std::fmt::Debug for Peer {
 }
 
 impl Peer {
-    /// A builder for a client that knows `scene`.
-    pub fn builder(scene: Arc<Scene>) -> PeerBuilder {
+    /// A builder for a client that knows `scene` (a [`Scene`], or an `Arc<Scene>` that
+    /// many bots share).
+    pub fn builder(scene: impl Into<Arc<Scene>>) -> PeerBuilder {
         PeerBuilder {
-            scene,
+            scene: scene.into(),
             opts: Options::default(),
             service_interval: Duration::from_millis(10),
             max_packet: 1 << 20,
