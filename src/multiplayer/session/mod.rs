@@ -21,6 +21,7 @@ mod replication;
 mod send;
 mod timers;
 
+#[cfg(any(feature = "multiplayer-websocket", feature = "multiplayer-enet"))]
 pub(crate) use api::game_api;
 pub use io::{Event, Output, RpcCall, SpawnEvent, SyncEvent, Transmit};
 pub use replication::{SpawnScene, SyncSpec};
