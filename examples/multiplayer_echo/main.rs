@@ -2,7 +2,12 @@
 //!
 //! ```sh
 //! cargo run --release --example multiplayer_echo --features multiplayer -- --ws 9080 --enet 9081
+//! cargo run --release --example multiplayer_echo --features multiplayer -- --bind 127.0.0.1 --ws 9080
 //! ```
+//!
+//! Flags: `--ws PORT` and `--enet PORT` (at least one) choose the transports; `--bind IP`
+//! (default `0.0.0.0`, every IPv4 interface) the address both listen on: `127.0.0.1`
+//! keeps the server to this machine, `::` serves IPv6 too.
 //!
 //! It hosts a node at path `Echo` whose RPCs are `echo(value)`, `echo_many(a, b, c)` (any
 //! peer, reliable) and `echo_unreliable(value)` (any peer, unreliable ordered, channel 1),
@@ -15,25 +20,27 @@ mod scene;
 
 use godot_bin::multiplayer::{net, Event};
 use scene::echo_scene;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 fn usage() -> ! {
-    eprintln!("usage: multiplayer_echo [--ws PORT] [--enet PORT]   (at least one)");
+    eprintln!(
+        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT]   (at least one port)"
+    );
     std::process::exit(2);
 }
 
 fn main() -> godot_bin::multiplayer::Result<()> {
     let mut ws = None;
     let mut enet = None;
+    let mut bind = IpAddr::from([0, 0, 0, 0]);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        let port: u16 = match args.next().and_then(|p| p.parse().ok()) {
-            Some(p) => p,
-            None => usage(),
-        };
+        let Some(value) = args.next() else { usage() };
+        let port = || value.parse::<u16>().unwrap_or_else(|_| usage());
         match flag.as_str() {
-            "--ws" => ws = Some(port),
-            "--enet" => enet = Some(port),
+            "--ws" => ws = Some(port()),
+            "--enet" => enet = Some(port()),
+            "--bind" => bind = value.parse().unwrap_or_else(|_| usage()),
             _ => usage(),
         }
     }
@@ -47,10 +54,10 @@ fn main() -> godot_bin::multiplayer::Result<()> {
     rt.block_on(async move {
         let mut builder = net::Host::builder(echo_scene()?);
         if let Some(p) = ws {
-            builder = builder.websocket(SocketAddr::from(([0, 0, 0, 0], p)));
+            builder = builder.websocket(SocketAddr::new(bind, p));
         }
         if let Some(p) = enet {
-            builder = builder.enet(SocketAddr::from(([0, 0, 0, 0], p)));
+            builder = builder.enet(SocketAddr::new(bind, p));
         }
         let mut host = builder.start().await?;
         if let Some(a) = host.websocket_addr() {

@@ -56,14 +56,14 @@ mod session;
 mod variant_io;
 pub mod wire;
 
-pub use args::Args;
+pub use args::{Args, CallArgs};
 pub use error::{Error, Result};
 pub use scene::{
     checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
     Scene, TransferMode, NODE_RPC_BIT,
 };
 pub use session::{
-    Client, Event, Options, Output, RpcCall, Server, Session, SpawnEvent, SpawnScene, SyncEvent,
-    SyncSpec, Transmit, SERVER_ID,
+    Client, Event, Options, Output, RpcCall, Server, SpawnEvent, SpawnScene, SyncEvent, SyncSpec,
+    Transmit, SERVER_ID,
 };
 pub use variant_io::ArgsForm;

@@ -405,7 +405,7 @@ fn rust_client(engine: &Godot4, transport: &str, port: u16) {
         .build()
         .unwrap();
     let got = rt.block_on(async {
-        let b = net::Peer::builder(Arc::new(scene()));
+        let b = net::Peer::builder(scene());
         let mut peer = None;
         for _ in 0..50 {
             tokio::time::sleep(Duration::from_millis(200)).await;

@@ -347,10 +347,12 @@ fn nothing_but_auth_before_auth_completes() {
     assert_eq!(sends(&mut s), vec![(5, c["auth_done"].clone())]);
     s.receive(5, 0, R, &c["auth_done"], t0);
     assert!(matches!(events(&mut s)[..], [Event::PeerConnected(5)]));
-    // Peer 6 never completes: dropped at the timeout.
+    // Peer 6 never completes: dropped at the timeout, which poll_timeout announces.
+    assert_eq!(s.poll_timeout(), Some(t0 + Duration::from_secs(3)));
     s.tick(t0 + Duration::from_secs(3));
     assert_eq!(s.poll_output(), Some(Output::Disconnect(6)));
     assert!(matches!(events(&mut s)[..], [Event::AuthFailed(6)]));
+    assert_eq!(s.poll_timeout(), None);
 }
 
 #[test]
@@ -459,4 +461,58 @@ fn args_from_tuples_structs_and_variants() {
         big.decode::<(i64, i64, i64)>().unwrap(),
         (i64::MIN, -129, 70000)
     );
+}
+
+/// Issue 24: `rpc_id(1, "Echo", "echo", &hello)` with a struct sent one argument per
+/// field and returned Ok; only the Godot side logged "Method expected 1 arguments, but
+/// called with 2" and dropped the call. That form no longer compiles (the `CallArgs`
+/// doctests prove it); the struct as one argument is `&(&hello,)`, and spreading its fields
+/// takes an explicit `Args::new`.
+#[test]
+fn a_struct_is_one_argument_only_in_a_tuple() {
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+    struct Hello {
+        text: String,
+        n: i32,
+    }
+    let hello = Hello {
+        text: "hi".into(),
+        n: 7,
+    };
+    let now = Instant::now();
+    let scene = Arc::new(Scene::new().with(game()).unwrap());
+    let mut s = Server::new(scene.clone(), Options::default());
+    s.peer_connected(5, now).unwrap();
+    events(&mut s);
+    sends(&mut s);
+    // The server calls the client both ways; the client decodes what arrives.
+    s.rpc_id(5, "Game", "hello", &(&hello,)).unwrap();
+    s.rpc_id(5, "Game", "hello", &Args::new(&hello).unwrap())
+        .unwrap();
+    let sent = sends(&mut s);
+    assert_eq!(sent.len(), 3, "SIMPLIFY_PATH and two calls");
+    let forms: Vec<_> = sent[1..]
+        .iter()
+        .map(|(_, p)| match wire::parse(p).unwrap() {
+            Command::RemoteCall(c) => c.form,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(forms, [ArgsForm::Values(1), ArgsForm::Values(2)]);
+    let mut c = godot_bin::multiplayer::Client::new(scene, Options::default());
+    c.connected(5, now).unwrap();
+    for (_, p) in &sent {
+        c.receive(1, 0, R, p, now);
+    }
+    let calls: Vec<_> = std::iter::from_fn(|| c.poll_event())
+        .filter_map(|e| match e {
+            Event::Call(call) => Some(call.args),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].len(), 1);
+    assert_eq!(calls[0].decode::<(Hello,)>().unwrap(), (hello.clone(),));
+    assert_eq!(calls[1].len(), 2);
+    assert_eq!(calls[1].decode::<Hello>().unwrap(), hello);
 }

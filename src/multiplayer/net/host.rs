@@ -8,10 +8,11 @@ use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::session::{Event, Options, Output, Server};
+use crate::multiplayer::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
+use crate::Variant;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::ops::{Deref, DerefMut};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -98,8 +99,7 @@ impl HostBuilder {
             Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
             None => None,
         };
-        let mut timer = tokio::time::interval(self.service_interval);
-        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
             rx,
@@ -110,9 +110,11 @@ impl HostBuilder {
             #[cfg(feature = "multiplayer-enet")]
             enet_events: Vec::new(),
             ws_addr,
-            timer,
+            sleep: Box::pin(tokio::time::sleep_until(now.into())),
             sync_interval: self.sync_interval,
-            next_sync: Instant::now(),
+            next_sync: now,
+            service_interval: self.service_interval,
+            next_service: now,
         })
     }
 }
@@ -124,9 +126,17 @@ type WsOut = ();
 
 /// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
 ///
-/// Derefs to its [`Server`] session for `rpc_id`, `rpc`, `send_bytes`, auth, spawn and
-/// sync; what those queue is sent by [`next_event`](Host::next_event) or
-/// [`flush`](Host::flush).
+/// It owns a [`Server`] session and has the session's game-facing methods as its own:
+/// [`rpc_id`](Host::rpc_id), [`rpc`](Host::rpc), [`call_args`](Host::call_args),
+/// [`send_bytes`](Host::send_bytes), auth ([`send_auth`](Host::send_auth),
+/// [`complete_auth`](Host::complete_auth), [`disconnect_peer`](Host::disconnect_peer)),
+/// replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
+/// [`despawn`](Host::despawn)) and the peer list. What those queue is sent by
+/// [`next_event`](Host::next_event) or [`flush`](Host::flush).
+///
+/// The host drives the session itself (packets in, events out, `tick` on time), so the
+/// sans-IO half of [`Server`] (`receive`, `poll_event`, `poll_output`, `tick`) is not
+/// reachable through it: events come from [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
     rx: mpsc::Receiver<Inbound>,
@@ -138,9 +148,16 @@ pub struct Host {
     #[cfg(feature = "multiplayer-enet")]
     enet_events: Vec<EnetEvent>,
     ws_addr: Option<SocketAddr>,
-    timer: tokio::time::Interval,
+    /// Wakes the loop at [`Host::next_wake`] when no I/O does.
+    sleep: Pin<Box<tokio::time::Sleep>>,
     sync_interval: Duration,
+    /// The next replication frame.
     next_sync: Instant,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    service_interval: Duration,
+    /// ENet only: when its timers must be run if no datagram has woken us first.
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    next_service: Instant,
 }
 
 impl std::fmt::Debug for Host {
@@ -153,10 +170,11 @@ impl std::fmt::Debug for Host {
 }
 
 impl Host {
-    /// A builder for a host serving `scene`.
-    pub fn builder(scene: Scene) -> HostBuilder {
+    /// A builder for a host serving `scene` (a [`Scene`] or an `Arc<Scene>` shared with
+    /// other hosts or peers).
+    pub fn builder(scene: impl Into<Arc<Scene>>) -> HostBuilder {
         HostBuilder {
-            scene: Arc::new(scene),
+            scene: scene.into(),
             opts: Options::default(),
             ws: None,
             enet: None,
@@ -166,6 +184,43 @@ impl Host {
             queue: 4096,
             max_enet_peers: 4095,
         }
+    }
+
+    session::game_api!(server);
+
+    /// Whether `peer` is linked (pending or admitted).
+    pub fn has_peer(&self, peer: i32) -> bool {
+        self.server.has_peer(peer)
+    }
+
+    /// `multiplayer.disconnect_peer(id)`: announce and drop the peer (no
+    /// `PeerDisconnected` event, as the engine blocks its signals), then close the link.
+    pub fn disconnect_peer(&mut self, peer: i32) {
+        self.server.disconnect_peer(peer)
+    }
+
+    /// Spawns a node under the MultiplayerSpawner `spawner` on every admitted peer (and
+    /// later ones), with its synchronizers; returns the node's network id. See
+    /// [`Server::spawn`].
+    pub fn spawn(
+        &mut self,
+        spawner: &str,
+        name: &str,
+        scene: SpawnScene,
+        syncs: Vec<SyncSpec>,
+    ) -> Result<u32> {
+        self.server.spawn(spawner, name, scene, syncs)
+    }
+
+    /// Sets a replicated property of a spawned node; it goes out with the next network
+    /// frame. See [`Server::set_property`].
+    pub fn set_property(&mut self, net_id: u32, path: &str, value: Variant) -> Result<()> {
+        self.server.set_property(net_id, path, value)
+    }
+
+    /// Despawns a spawned node on every peer that has it.
+    pub fn despawn(&mut self, net_id: u32) -> Result<()> {
+        self.server.despawn(net_id)
     }
 
     /// The WebSocket listener's address.
@@ -258,6 +313,7 @@ impl Host {
             e.service(&mut events)?;
             let any = !events.is_empty();
             let now = Instant::now();
+            self.next_service = now + self.service_interval;
             for ev in events.drain(..) {
                 match ev {
                     EnetEvent::Connected(id) => {
@@ -280,10 +336,34 @@ impl Host {
         Ok(false)
     }
 
+    /// When the loop must run with no I/O to wake it: the earliest of the session's next
+    /// timer ([`Server::poll_timeout`]), the next replication frame, and, with ENet, the
+    /// next service.
+    fn next_wake(&self) -> Instant {
+        let mut at = self.next_sync;
+        if let Some(t) = self.server.poll_timeout() {
+            at = at.min(t);
+        }
+        // ENet keeps its own timers (retransmissions, pings, peer timeouts) that run only
+        // inside `service`, and rusty_enet does not say when the next one falls due: it
+        // must be serviced regularly even when no datagram arrives. WebSocket needs no
+        // such call (its tasks own the sockets).
+        #[cfg(feature = "multiplayer-enet")]
+        if self.enet.is_some() {
+            at = at.min(self.next_service);
+        }
+        at
+    }
+
     fn on_timer(&mut self) -> Result<()> {
-        self.service_enet()?;
+        #[cfg(feature = "multiplayer-enet")]
+        if self.enet.is_some() && Instant::now() >= self.next_service {
+            self.service_enet()?;
+        }
         let now = Instant::now();
-        if now >= self.next_sync {
+        let timer_due = self.server.poll_timeout().is_some_and(|t| now >= t);
+        if timer_due || now >= self.next_sync {
+            // One tick serves both: it also sends this frame's replication.
             self.server.tick(now);
             self.next_sync = now + self.sync_interval;
         }
@@ -315,6 +395,10 @@ impl Host {
             let socket = self.enet.as_ref().map(|e| e.socket());
             #[cfg(not(feature = "multiplayer-enet"))]
             let socket: Option<Arc<tokio::net::UdpSocket>> = None;
+            let wake = tokio::time::Instant::from_std(self.next_wake());
+            if self.sleep.deadline() != wake {
+                self.sleep.as_mut().reset(wake);
+            }
             let readable = async {
                 match &socket {
                     Some(s) => s.readable().await,
@@ -330,21 +414,8 @@ impl Host {
                 r = readable => {
                     r.map_err(Error::Io)?;
                 }
-                _ = self.timer.tick() => self.on_timer()?,
+                _ = &mut self.sleep => self.on_timer()?,
             }
         }
-    }
-}
-
-impl Deref for Host {
-    type Target = Server;
-    fn deref(&self) -> &Server {
-        &self.server
-    }
-}
-
-impl DerefMut for Host {
-    fn deref_mut(&mut self) -> &mut Server {
-        &mut self.server
     }
 }

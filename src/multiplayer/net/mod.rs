@@ -4,9 +4,10 @@
 //! Both carry one SceneMultiplayer packet per WebSocket binary message or ENet packet, with
 //! no header of their own, as `WebSocketMultiplayerPeer` and `ENetMultiplayerPeer` do.
 //!
-//! Sends made through the session ([`Host`] and [`Peer`] deref to [`Server`] and
-//! [`Client`]) are queued; [`Host::next_event`] / [`Peer::next_event`] send them before
-//! they wait, and `flush` sends them at once.
+//! [`Host`] and [`Peer`] own a [`Server`] and a [`Client`] session and have their
+//! game-facing methods (`rpc_id`, `rpc`, `send_bytes`, auth...) as their own. Sends are
+//! queued; [`Host::next_event`] / [`Peer::next_event`] send them before they wait, and
+//! `flush` sends them at once.
 
 #[cfg(feature = "multiplayer-enet")]
 mod enet;

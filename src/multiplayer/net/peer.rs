@@ -6,8 +6,8 @@ use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
-use crate::multiplayer::session::{Client, Event, Options, Output};
-use std::ops::{Deref, DerefMut};
+use crate::multiplayer::session::{self, Client, Event, Options, Output};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 #[cfg(feature = "multiplayer-websocket")]
@@ -34,8 +34,11 @@ impl PeerBuilder {
         self
     }
 
-    /// How often ENet's timers and the session's network frame run while waiting (default
-    /// 10 ms; thousands of bots in one process want more).
+    /// ENet only: how long the link may go without a `service` call while waiting
+    /// (default 10 ms; thousands of bots in one process want more). ENet runs its
+    /// retransmissions, pings and timeouts only inside `service`. The session's own timers
+    /// need no polling: the peer sleeps until [`Client::poll_timeout`]. A WebSocket peer
+    /// ignores this.
     pub fn service_interval(mut self, every: Duration) -> Self {
         self.service_interval = every;
         self
@@ -101,11 +104,56 @@ enum Link {
 /// A SceneMultiplayer client over WebSocket or ENet: what a Godot game's client does, so
 /// that a Rust program can join a Godot server, or load-test one with many bots.
 ///
-/// Derefs to its [`Client`] session for `rpc_id`, `rpc`, `send_bytes` and auth.
+/// A bot declares the nodes it calls as the game's scripts declare them, connects, and
+/// loops on [`next_event`](Peer::next_event). It runs on tokio: the program needs tokio
+/// with at least the `rt` and `macros` features for `#[tokio::main(flavor =
+/// "current_thread")]` (`rt-multi-thread` too for the default flavor); this crate enables
+/// the `net` and `time` features it uses itself.
+///
+/// ```no_run
+/// use godot_bin::multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+///
+/// #[tokio::main(flavor = "current_thread")]
+/// async fn main() -> godot_bin::multiplayer::Result<()> {
+///     // The node and RPCs as the server's scene declares them (`@rpc("any_peer")`).
+///     let scene = Scene::new().with(NodeConfig::new("Echo").rpc(Rpc::any_peer("echo")))?;
+///     let mut bot = net::Peer::builder(scene)
+///         .connect_websocket("ws://127.0.0.1:9080")
+///         .await?;
+///     // Or: .connect_enet("127.0.0.1:9081".parse().unwrap())
+///     bot.rpc_id(1, "Echo", "echo", &("hello",))?; // one argument: a 1-tuple
+///     loop {
+///         match bot.next_event().await? {
+///             Event::Call(call) if &*call.method == "echo" => {
+///                 let (text,): (String,) = call.args.decode()?;
+///                 println!("echoed: {text}");
+///                 break;
+///             }
+///             Event::ServerDisconnected => break,
+///             _ => {}
+///         }
+///     }
+///     bot.close().await;
+///     Ok(())
+/// }
+/// ```
+///
+/// It owns a [`Client`] session and has the session's game-facing methods as its own:
+/// [`rpc_id`](Peer::rpc_id), [`rpc`](Peer::rpc), [`call_args`](Peer::call_args),
+/// [`send_bytes`](Peer::send_bytes), auth ([`send_auth`](Peer::send_auth),
+/// [`complete_auth`](Peer::complete_auth)) and the peer list. What those queue is sent by
+/// [`next_event`](Peer::next_event) or [`flush`](Peer::flush). The peer drives the session
+/// itself, so the sans-IO half of [`Client`] (`receive`, `poll_event`, `tick`) is not
+/// reachable through it: events come from [`next_event`](Peer::next_event).
 pub struct Peer {
     client: Client,
     link: Link,
-    timer: tokio::time::Interval,
+    /// Wakes the loop for the session's timers and, on ENet, the next service.
+    sleep: Pin<Box<tokio::time::Sleep>>,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    service_interval: Duration,
+    #[cfg_attr(not(feature = "multiplayer-enet"), allow(dead_code))]
+    next_service: Instant,
 }
 
 impl std::fmt::Debug for Peer {
@@ -117,10 +165,11 @@ impl std::fmt::Debug for Peer {
 }
 
 impl Peer {
-    /// A builder for a client that knows `scene`.
-    pub fn builder(scene: Arc<Scene>) -> PeerBuilder {
+    /// A builder for a client that knows `scene` (a [`Scene`], or an `Arc<Scene>` that
+    /// many bots share).
+    pub fn builder(scene: impl Into<Arc<Scene>>) -> PeerBuilder {
         PeerBuilder {
-            scene,
+            scene: scene.into(),
             opts: Options::default(),
             service_interval: Duration::from_millis(10),
             max_packet: 1 << 20,
@@ -128,14 +177,25 @@ impl Peer {
     }
 
     fn new(client: Client, link: Link, every: Duration) -> Self {
-        let mut timer = tokio::time::interval(every);
-        timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let now = Instant::now();
         Peer {
             client,
             link,
-            timer,
+            sleep: Box::pin(tokio::time::sleep_until(now.into())),
+            service_interval: every,
+            next_service: now + every,
         }
     }
+
+    /// Ticks the session if one of its timers is due.
+    fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.client.poll_timeout().is_some_and(|t| now >= t) {
+            self.client.tick(now);
+        }
+    }
+
+    session::game_api!(client);
 
     /// Whether the link to the server is gone.
     pub fn is_closed(&self) -> bool {
@@ -242,13 +302,14 @@ impl Peer {
                             Some(Ok(Message::Close(_))) | Some(Err(_)) | None => self.lost(),
                             Some(Ok(_)) => {}
                         },
-                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                        _ = sleep_until(&mut self.sleep, self.client.poll_timeout()) => self.on_timer(),
                     }
                 }
                 #[cfg(feature = "multiplayer-enet")]
                 Link::Enet(e) => {
                     let mut events = Vec::new();
                     e.service(&mut events)?;
+                    self.next_service = now + self.service_interval;
                     let mut gone = false;
                     for ev in events.iter() {
                         match ev {
@@ -270,9 +331,15 @@ impl Peer {
                         continue;
                     }
                     let socket = e.socket();
+                    // ENet must be serviced regularly even with no datagram (its timers
+                    // run inside `service`, at the top of this loop): wake for that too.
+                    let wake = match self.client.poll_timeout() {
+                        Some(t) => t.min(self.next_service),
+                        None => self.next_service,
+                    };
                     tokio::select! {
                         r = socket.readable() => r?,
-                        _ = self.timer.tick() => self.client.tick(Instant::now()),
+                        _ = sleep_until(&mut self.sleep, Some(wake)) => self.on_timer(),
                     }
                 }
                 Link::Closed => return Err(Error::Transport("disconnected".into())),
@@ -281,15 +348,16 @@ impl Peer {
     }
 }
 
-impl Deref for Peer {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        &self.client
-    }
-}
-
-impl DerefMut for Peer {
-    fn deref_mut(&mut self) -> &mut Client {
-        &mut self.client
+/// Sleeps until `at` (for ever if `None`), reusing `sleep`'s timer entry.
+async fn sleep_until(sleep: &mut Pin<Box<tokio::time::Sleep>>, at: Option<Instant>) {
+    match at {
+        Some(t) => {
+            let t = tokio::time::Instant::from_std(t);
+            if sleep.deadline() != t {
+                sleep.as_mut().reset(t);
+            }
+            sleep.as_mut().await
+        }
+        None => std::future::pending().await,
     }
 }
