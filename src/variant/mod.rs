@@ -1,4 +1,11 @@
 //! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
+//!
+//! The rooms: this module the enum and its per-builtin lists; `array.rs` [`Array`];
+//! `dictionary.rs` [`Dictionary`], whose keys hash and compare by the engine's rules in
+//! `keys.rs`; `object.rs` [`Object`]; `typed.rs` [`TypedArray`]; `codec.rs` its own byte
+//! codec over the packet layer; `de.rs` and `ser.rs` its serde (a `Variant` is itself a
+//! deserializer and a serializer target: [`from_variant`], [`to_variant`]), with the typed
+//! containers' serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions.
 
 mod array;
 pub(crate) mod codec;
