@@ -1,6 +1,6 @@
 //! Plain-data types for the engine's builtins, and the tables generated code reads: the
 //! fixed builtins' components (`leaves.rs`) and the list of packed arrays (`packed.rs`).
-//! No serde protocol here: how these cross serde is `crate::builtin`, a floor above.
+//! No serde protocol here: how these cross serde is the `builtin` room, a floor above.
 
 pub mod element;
 pub mod godot2;
