@@ -148,6 +148,8 @@
 // One `unsafe` block, allowed where it stands: `de::give`, with its proof and tests.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly): every item gated on a feature carries its badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builtin;
 #[cfg(feature = "tokio")]
