@@ -11,6 +11,7 @@
 
 mod access;
 mod builtin;
+mod hint;
 
 use crate::builtin::{Kind, StructVisitor};
 use crate::config::Config;
