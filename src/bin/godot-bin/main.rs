@@ -481,7 +481,7 @@ fn dump(
                     frames.advice()
                 );
             }
-            let mut rest = &data[..];
+            let mut rest = data;
             let mut failure = None;
             while !rest.is_empty() {
                 let offset = data.len() - rest.len();
