@@ -148,6 +148,11 @@
 // One `unsafe` block, allowed where it stands: `builtin::give`, with its proof and tests.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly): every item gated on a feature carries its badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// `cargo test --doc` runs README.md's Rust blocks as written (they are not part of the
+// rendered docs: `doctest` is set only while rustdoc collects tests).
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 mod builtin;
 #[cfg(feature = "tokio")]

@@ -12,6 +12,7 @@
 //! one another).
 
 mod access;
+mod hint;
 mod present;
 
 use crate::builtin::{Kind, StructVisitor};

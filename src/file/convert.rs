@@ -6,10 +6,10 @@ use super::renames::godot4_class;
 use super::writer::Writer;
 use super::{random_iv, Compression, Container, Key};
 use crate::Config;
-use crate::Result;
 use crate::Variant;
 use crate::{Dialect, VariantType};
 use crate::{Dictionary, Object};
+use crate::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
@@ -116,6 +116,29 @@ pub struct Conversion {
 /// an encrypted save with the same key. The output is written as the values are
 /// converted: on an error, it may hold part of a file.
 ///
+/// A save that is already Godot 4's is refused with an error that says so
+/// ([`ErrorKind::Custom`], "already a Godot 4 save"), before anything is written when its
+/// container shows it (Godot 4's encrypted layout, AES-256-CFB), or at the first value
+/// that does not decode as Godot 3 but does as Godot 4 (a plain or compressed save, whose
+/// container is the same in both engines).
+///
+/// ```
+/// use godot_bin::file::{convert_godot3_to_godot4, ConvertOptions, Key, Writer};
+/// use godot_bin::Config;
+///
+/// let key = Key::password("s3cret");
+/// let mut save = Writer::encrypted(Vec::new(), &key, &Config::default())?; // Godot 4's
+/// save.write_value(&godot_bin::Dictionary::from_iter([("level", 3)]))?;
+/// let save = save.finish()?;
+///
+/// let mut out = Vec::new();
+/// let err = convert_godot3_to_godot4(&save[..], &mut out, &ConvertOptions::new().key(key))
+///     .unwrap_err();
+/// assert!(err.to_string().starts_with("already a Godot 4 save"), "{err}");
+/// assert!(out.is_empty());
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+///
 /// ```
 /// use godot_bin::file::{self, convert_godot3_to_godot4, ConvertOptions, Key, Writer};
 /// use godot_bin::{Config, Dialect, Variant, Quaternion};
@@ -148,6 +171,18 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
         None => Reader::new(input, &read_cfg)?,
     };
     let input_container = reader.container().clone();
+    if let Container::Encrypted {
+        layout: Layout::Godot4 { .. },
+        ..
+    } = input_container
+    {
+        return Err(ErrorKind::Custom(
+            "already a Godot 4 save: its encrypted layout is Godot 4's (AES-256-CFB with an \
+             IV); there is nothing to convert"
+                .into(),
+        )
+        .into());
+    }
 
     let target = match (&options.target, &input_container) {
         (Target::Same, Container::Plain) => Target::Plain,
@@ -181,7 +216,10 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
         issues: Vec::new(),
     };
     let mut content_len = 0u64;
-    while let Some(value) = reader.read_value::<Variant>()? {
+    while let Some(value) = reader
+        .read_value::<Variant>()
+        .map_err(|e| already_godot4(e, &reader, walk.value))?
+    {
         let value = walk.map(value);
         let mut frame = Vec::new();
         crate::framing::Framing::new(write_cfg.clone())
@@ -212,6 +250,21 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
         types: walk.types,
         issues: walk.issues,
     })
+}
+
+/// An error reading value `index` of the input: when that value decodes as Godot 4 (and
+/// not as Godot 3), the save is already Godot 4's, and the error says so.
+fn already_godot4<R: Read>(mut e: Error, reader: &Reader<R>, index: usize) -> Error {
+    if matches!(e.kind(), ErrorKind::WrongKey)
+        || !reader.frame_dialects().contains(&Dialect::Godot4)
+    {
+        return e;
+    }
+    *e.kind_mut() = ErrorKind::Custom(format!(
+        "already a Godot 4 save: value {index} decodes cleanly as Godot 4, not as Godot 3; \
+         there is nothing to convert"
+    ));
+    e
 }
 
 struct Walk {

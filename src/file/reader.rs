@@ -1,10 +1,10 @@
 //! Reading `store_var` values from a save of any kind.
 
 use super::gcpf::GcpfReader;
-use super::gdec::GdecReader;
+use super::gdec::{GdecReader, Layout};
 use super::{Container, Key, MAGIC_GCPF, MAGIC_GDEC};
 use crate::framing::{Framing, ENGINE_MAX_FRAME_LEN, PREFIX_LEN};
-use crate::Config;
+use crate::{Config, Dialect, Variant};
 use crate::{Error, ErrorKind, Result};
 use serde::de::DeserializeOwned;
 use std::io::{self, BufReader, Chain, Cursor, Read};
@@ -55,6 +55,43 @@ impl<R: Read> Source<R> {
 /// written with `store_string`, a `ConfigFile`): reading it hands out the decrypted or
 /// decompressed bytes.
 ///
+/// # Which dialect
+///
+/// Values are decoded in the [`Config`]'s dialect, with one exception the file itself
+/// settles: an encrypted file in Godot 3's layout ([`Layout::Godot3`], AES-256-ECB),
+/// opened with a Godot 4 `Config` (the default), is read as Godot 3. No Godot 4 engine
+/// writes that layout; Godot 3, Godot 2.1 and Pandemonium do, so a `Config` of one of
+/// those is kept as given. [`config`](Self::config) says what is used, and
+/// [`framing`](Self::framing) overrides it. Compressed and plain files look the same
+/// whatever engine wrote them.
+///
+/// When a value does not decode cleanly in the reader's dialect but does in others (tried
+/// on the same frame), the error names them: an [`ErrorKind::Custom`] whose message
+/// holds the dialect's own error and the dialects to read the file with, at the same byte
+/// offset. A value that decodes in the reader's dialect and only fails to fit `T` keeps
+/// its own error.
+///
+/// ```
+/// use godot_bin::file::{Compression, Reader, Writer};
+/// use godot_bin::{Config, Dialect, Variant, Vector3};
+///
+/// // A Godot 3 save, compressed: nothing in the container tells its engine.
+/// let mut w = Writer::compressed(Vec::new(), Compression::FastLz, &Config::new(Dialect::Godot3))?;
+/// w.write_value(&Vector3::new(1.0, 2.0, 3.0))?;
+/// let saved = w.finish()?;
+///
+/// let err = Reader::new(&saved[..], &Config::default())?
+///     .read_value::<Variant>()
+///     .unwrap_err();
+/// assert!(err.to_string().contains("decodes cleanly as Godot 3 (Dialect::Godot3)"), "{err}");
+///
+/// let mut reader = Reader::new(&saved[..], &Config::new(Dialect::Godot3))?;
+/// assert_eq!(reader.read_value()?, Some(Variant::Vector3(Vector3::new(1.0, 2.0, 3.0))));
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+///
+/// # Wrong keys
+///
 /// In an encrypted file, the key can only be checked against the content's MD5 once the
 /// whole file is decrypted. A value that fails to decode is therefore followed by that
 /// check, so a wrong key is reported as [`ErrorKind::WrongKey`] rather than as garbage;
@@ -86,6 +123,8 @@ pub struct Reader<R> {
     container: Container,
     framing: Framing,
     packet: Vec<u8>,
+    /// Whether `packet` holds the whole frame last read.
+    whole: bool,
     /// Content bytes read so far.
     offset: u64,
 }
@@ -98,7 +137,27 @@ impl<R: Read> Reader<R> {
     }
 
     /// Opens a save of any kind; `key` decrypts it if it is encrypted and is not used
-    /// otherwise.
+    /// otherwise. A file in Godot 3's encrypted layout opened with a Godot 4 `cfg` is read
+    /// as Godot 3 (see [Which dialect](Self#which-dialect)).
+    ///
+    /// ```
+    /// use godot_bin::file::{Key, Reader, Writer};
+    /// use godot_bin::{Config, Dialect, Variant};
+    ///
+    /// // What Godot 3's `File.open_encrypted_with_pass(path, WRITE, "pw")` and
+    /// // `store_var({"hp": 100})` write:
+    /// let mut save = godot_bin::Dictionary::new();
+    /// save.insert("hp", 100);
+    /// let mut w = Writer::encrypted(Vec::new(), &Key::password("pw"), &Config::new(Dialect::Godot3))?;
+    /// w.write_value(&save)?;
+    /// let bytes = w.finish()?;
+    ///
+    /// let mut reader = Reader::with_key(&bytes[..], &Key::password("pw"), &Config::default())?;
+    /// assert_eq!(reader.config().dialect(), Dialect::Godot3);
+    /// let values: Vec<Variant> = reader.values().collect::<Result<_, _>>()?;
+    /// assert_eq!(values, [Variant::Dictionary(save)]);
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
     pub fn with_key(reader: R, key: &Key, cfg: &Config) -> Result<Self> {
         Self::open(reader, Some(key), cfg)
     }
@@ -131,18 +190,33 @@ impl<R: Read> Reader<R> {
                 Container::Plain,
             )
         };
+        // Godot 3's encrypted layout is never a Godot 4 engine's: read it as Godot 3.
+        let godot3_layout = matches!(
+            container,
+            Container::Encrypted {
+                layout: Layout::Godot3,
+                ..
+            }
+        );
+        let cfg = if godot3_layout && cfg.dialect() == Dialect::Godot4 {
+            cfg.with_dialect(Dialect::Godot3)
+        } else {
+            cfg.clone()
+        };
         Ok(Reader {
             source,
             container,
-            framing: Framing::new(cfg.clone()).max_frame_len(ENGINE_MAX_FRAME_LEN),
+            framing: Framing::new(cfg).max_frame_len(ENGINE_MAX_FRAME_LEN),
             packet: Vec::new(),
+            whole: false,
             offset: 0,
         })
     }
 
-    /// Frames with these options (the default: the [`Config`] given when opening,
-    /// little-endian prefixes, frames up to [`ENGINE_MAX_FRAME_LEN`], a packet must fill
-    /// its frame). The framing's own [`Config`] decodes the packets from then on. A game
+    /// Frames with these options (the default: the [`Config`] given when opening, or
+    /// Godot 3's for a Godot 3 encrypted layout, little-endian prefixes, frames up to
+    /// [`ENGINE_MAX_FRAME_LEN`], a packet must fill its frame). The framing's own
+    /// [`Config`] decodes the packets from then on, whatever the container. A game
     /// that set `big_endian` on its `FileAccess` needs `Framing::big_endian(true)`; the
     /// containers' own headers are little-endian either way.
     pub fn framing(mut self, framing: Framing) -> Self {
@@ -155,6 +229,14 @@ impl<R: Read> Reader<R> {
         &self.container
     }
 
+    /// The configuration the values are decoded with: the one given when opening, except
+    /// for a file in Godot 3's encrypted layout opened with a Godot 4 one, which is read
+    /// as Godot 3 (see [Which dialect](Self#which-dialect)); or the one of
+    /// [`framing`](Self::framing).
+    pub fn config(&self) -> &Config {
+        self.framing.config()
+    }
+
     /// Content bytes read so far (the offset of the next frame).
     pub fn position(&self) -> u64 {
         self.offset
@@ -165,14 +247,55 @@ impl<R: Read> Reader<R> {
     /// A frame whose length prefix exceeds the content left, or the frame limit, is
     /// [`ErrorKind::LengthOutOfRange`] at its content offset; content that ends inside a
     /// frame is [`ErrorKind::UnexpectedEof`]; an error decoding the packet carries the
-    /// offset inside the packet, as [`Config::from_slice`] reports it.
+    /// offset inside the packet, as [`Config::from_slice`] reports it; when the packet
+    /// does not decode in the reader's dialect but does in others, the error names them
+    /// (see [Which dialect](Self#which-dialect)).
     pub fn read_value<T: DeserializeOwned>(&mut self) -> Result<Option<T>> {
-        let result = match self.read_frame() {
-            Ok(false) => return Ok(None),
-            Ok(true) => self.framing.decode_frame(&self.packet).map(Some),
-            Err(e) => Err(e),
-        };
-        result.map_err(|e| self.explain(e))
+        match self.read_frame() {
+            Ok(false) => Ok(None),
+            Ok(true) => match self.framing.decode_frame(&self.packet) {
+                Ok(value) => Ok(Some(value)),
+                Err(e) => {
+                    let e = self.explain(e);
+                    Err(self.hint(e))
+                }
+            },
+            Err(e) => Err(self.explain(e)),
+        }
+    }
+
+    /// The dialects other than the reader's in which the last frame read decodes cleanly
+    /// (empty when it decodes cleanly in the reader's own, or was not read whole).
+    pub(super) fn frame_dialects(&self) -> Vec<Dialect> {
+        let cfg = self.framing.config();
+        if !self.whole || cfg.from_slice::<Variant>(&self.packet).is_ok() {
+            return Vec::new();
+        }
+        cfg.dialects_that_decode(&self.packet)
+    }
+
+    /// A value that failed in the reader's dialect: name the dialects that decode it.
+    fn hint(&self, mut e: Error) -> Error {
+        if matches!(e.kind(), ErrorKind::WrongKey) {
+            return e;
+        }
+        let others = self.frame_dialects();
+        if others.is_empty() {
+            return e;
+        }
+        let names: Vec<String> = others
+            .iter()
+            .map(|d| format!("{d} (Dialect::{d:?})"))
+            .collect();
+        let message = format!(
+            "the value does not decode as {} ({}) but decodes cleanly as {}: read the file \
+             with that dialect's Config",
+            self.framing.config().dialect(),
+            e.kind(),
+            names.join(" or "),
+        );
+        *e.kind_mut() = ErrorKind::Custom(message);
+        e
     }
 
     /// The values that are left, one at a time, until the end of the content or the
@@ -202,6 +325,7 @@ impl<R: Read> Reader<R> {
 
     /// Reads one frame's packet into `self.packet`; `false` at a clean end.
     fn read_frame(&mut self) -> Result<bool> {
+        self.whole = false;
         let start = self.offset;
         let mut prefix = [0u8; PREFIX_LEN];
         let got = self.read_up_to(&mut prefix)?;
@@ -243,6 +367,7 @@ impl<R: Read> Reader<R> {
                 return Err(Error::at(ErrorKind::UnexpectedEof, self.offset as usize));
             }
         }
+        self.whole = true;
         Ok(true)
     }
 

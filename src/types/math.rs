@@ -191,7 +191,124 @@ impl Plane {
     }
 }
 
+impl Aabb {
+    /// A box from its minimum corner and its extent (the engine's `AABB(position, size)`).
+    ///
+    /// ```
+    /// use godot_bin::{Aabb, Vector3};
+    /// let b = Aabb::new(Vector3::new(-1.0, 0.0, -1.0), Vector3::new(2.0, 3.0, 2.0));
+    /// assert_eq!(b.size.y, 3.0);
+    /// assert_eq!(Aabb::new(Vector3::ZERO, Vector3::ZERO), Aabb::ZERO);
+    /// ```
+    pub const fn new(position: Vector3, size: Vector3) -> Self {
+        Aabb { position, size }
+    }
+}
+
+impl Basis {
+    /// A basis from its three rows, as the engine stores and sends it.
+    ///
+    /// ```
+    /// use godot_bin::{Basis, Vector3};
+    /// let b = Basis::from_rows(Vector3::RIGHT, Vector3::UP, Vector3::BACK);
+    /// assert_eq!(b, Basis::IDENTITY);
+    /// assert_eq!(Basis::from_rows(Vector3::ZERO, Vector3::ONE, Vector3::ZERO).rows[1], Vector3::ONE);
+    /// ```
+    pub const fn from_rows(x: Vector3, y: Vector3, z: Vector3) -> Self {
+        Basis { rows: [x, y, z] }
+    }
+
+    /// A basis from its three axes, the matrix's columns: what GDScript's
+    /// `Basis(x_axis, y_axis, z_axis)` takes. Stored as rows, so `rows[0]` is
+    /// `(x_axis.x, y_axis.x, z_axis.x)`.
+    ///
+    /// ```
+    /// use godot_bin::{Basis, Vector3};
+    /// // A quarter turn about y: the x axis points to -z, the z axis to +x.
+    /// let turn = Basis::from_columns(
+    ///     Vector3::new(0.0, 0.0, -1.0),
+    ///     Vector3::UP,
+    ///     Vector3::new(1.0, 0.0, 0.0),
+    /// );
+    /// assert_eq!(turn.rows[0], Vector3::new(0.0, 0.0, 1.0));
+    /// assert_eq!(turn.rows[2], Vector3::new(-1.0, 0.0, 0.0));
+    /// assert_eq!(Basis::from_columns(Vector3::RIGHT, Vector3::UP, Vector3::BACK), Basis::IDENTITY);
+    /// ```
+    pub const fn from_columns(x_axis: Vector3, y_axis: Vector3, z_axis: Vector3) -> Self {
+        Basis {
+            rows: [
+                Vector3::new(x_axis.x, y_axis.x, z_axis.x),
+                Vector3::new(x_axis.y, y_axis.y, z_axis.y),
+                Vector3::new(x_axis.z, y_axis.z, z_axis.z),
+            ],
+        }
+    }
+}
+
+impl Transform3D {
+    /// A transform from its basis and origin (the engine's `Transform3D(basis, origin)`).
+    ///
+    /// ```
+    /// use godot_bin::{Basis, Transform3D, Vector3};
+    /// let t = Transform3D::new(Basis::IDENTITY, Vector3::new(1.0, 2.0, 3.0));
+    /// assert_eq!(t.origin.z, 3.0);
+    /// assert_eq!(Transform3D::new(Basis::IDENTITY, Vector3::ZERO), Transform3D::IDENTITY);
+    /// ```
+    pub const fn new(basis: Basis, origin: Vector3) -> Self {
+        Transform3D { basis, origin }
+    }
+}
+
+impl Transform2D {
+    /// A transform from its x axis, y axis and origin (the engine's
+    /// `Transform2D(x_axis, y_axis, origin)`).
+    ///
+    /// ```
+    /// use godot_bin::{Transform2D, Vector2};
+    /// let t = Transform2D::new(Vector2::RIGHT, Vector2::DOWN, Vector2::new(10.0, 5.0));
+    /// assert_eq!(t.origin, Vector2::new(10.0, 5.0));
+    /// assert_eq!(Transform2D::new(Vector2::RIGHT, Vector2::DOWN, Vector2::ZERO), Transform2D::IDENTITY);
+    /// ```
+    pub const fn new(x: Vector2, y: Vector2, origin: Vector2) -> Self {
+        Transform2D { x, y, origin }
+    }
+}
+
+impl Projection {
+    /// A projection from its four columns (the engine's `Projection(x, y, z, w)`).
+    ///
+    /// ```
+    /// use godot_bin::{Projection, Vector4};
+    /// let p = Projection::from_columns(
+    ///     Vector4::new(1.0, 0.0, 0.0, 0.0),
+    ///     Vector4::new(0.0, 1.0, 0.0, 0.0),
+    ///     Vector4::new(0.0, 0.0, 1.0, 0.0),
+    ///     Vector4::new(0.0, 0.0, 0.0, 1.0),
+    /// );
+    /// assert_eq!(p, Projection::IDENTITY);
+    /// assert_eq!(Projection::from_columns(Vector4::ONE, Vector4::ZERO, Vector4::ZERO, Vector4::ZERO).columns[0], Vector4::ONE);
+    /// ```
+    pub const fn from_columns(x: Vector4, y: Vector4, z: Vector4, w: Vector4) -> Self {
+        Projection {
+            columns: [x, y, z, w],
+        }
+    }
+}
+
 impl Color {
+    /// A color from red, green, blue and alpha (the engine's `Color(r, g, b, a)`); the
+    /// same as [`Color::from_rgba`].
+    ///
+    /// ```
+    /// use godot_bin::Color;
+    /// let c = Color::new(1.0, 0.5, 0.0, 0.25);
+    /// assert_eq!((c.r, c.g, c.b, c.a), (1.0, 0.5, 0.0, 0.25));
+    /// assert_eq!(Color::new(0.0, 0.0, 0.0, 1.0), Color::BLACK);
+    /// ```
+    pub const fn new(r: f32, g: f32, b: f32, a: f32) -> Self {
+        Color { r, g, b, a }
+    }
+
     /// A color from red, green, blue and alpha.
     pub const fn from_rgba(r: f32, g: f32, b: f32, a: f32) -> Self {
         Color { r, g, b, a }
@@ -294,10 +411,7 @@ impl Plane {
 
 impl Aabb {
     /// Position and size zero.
-    pub const ZERO: Aabb = Aabb {
-        position: Vector3::ZERO,
-        size: Vector3::ZERO,
-    };
+    pub const ZERO: Aabb = Aabb::new(Vector3::ZERO, Vector3::ZERO);
 }
 
 impl Quaternion {
@@ -326,19 +440,13 @@ impl Basis {
 
 impl Transform3D {
     /// No rotation, scale or translation.
-    pub const IDENTITY: Transform3D = Transform3D {
-        basis: Basis::IDENTITY,
-        origin: Vector3::ZERO,
-    };
+    pub const IDENTITY: Transform3D = Transform3D::new(Basis::IDENTITY, Vector3::ZERO);
 }
 
 impl Transform2D {
     /// No rotation, scale or translation.
-    pub const IDENTITY: Transform2D = Transform2D {
-        x: Vector2::RIGHT,
-        y: Vector2::DOWN,
-        origin: Vector2::ZERO,
-    };
+    pub const IDENTITY: Transform2D =
+        Transform2D::new(Vector2::RIGHT, Vector2::DOWN, Vector2::ZERO);
 }
 
 impl Projection {

@@ -100,9 +100,9 @@ fn dump_prints_the_engines_text_for_golden_files() {
         let path = golden::dir().join(file);
         let out = text(ok(
             &[
+                "dump",
                 "--dialect",
                 dialect_arg(dialect),
-                "dump",
                 path.to_str().unwrap(),
             ],
             b"",
@@ -158,13 +158,13 @@ fn dump_reads_bare_and_framed_files() {
     // var2bytes output: one bare packet per file, or several back to back.
     let one = TempFile::new("bin", &picks[3].bytes);
     assert_eq!(
-        text(ok(&["--dialect", "godot3", "dump", one.arg()], b"")),
+        text(ok(&["dump", "--dialect", "godot3", one.arg()], b"")),
         "{\n\"a\": 1\n}\n"
     );
     let bare: Vec<u8> = picks.iter().flat_map(|r| r.bytes.clone()).collect();
     let bare = TempFile::new("bin", &bare);
     assert_eq!(
-        text(ok(&["--dialect", "godot3", "dump", bare.arg()], b"")),
+        text(ok(&["dump", "--dialect", "godot3", bare.arg()], b"")),
         want
     );
 
@@ -181,15 +181,15 @@ fn dump_reads_bare_and_framed_files() {
             framed.extend(&r.bytes);
         }
         let file = TempFile::new("bin", &framed);
-        let mut args = vec!["--dialect", "godot3", "--framed", "dump", file.arg()];
+        let mut args = vec!["dump", "--dialect", "godot3", "--framed", file.arg()];
         if big_endian {
-            args.insert(2, "--big-endian");
+            args.insert(4, "--big-endian");
         }
         assert_eq!(text(ok(&args, b"")), want, "big_endian={big_endian}");
     }
     // Standard input.
     assert_eq!(
-        text(ok(&["--dialect", "godot3", "dump", "-"], &picks[0].bytes)),
+        text(ok(&["dump", "--dialect", "godot3", "-"], &picks[0].bytes)),
         "1\n"
     );
 }
@@ -205,8 +205,8 @@ fn text_from_dump_encodes_back_to_the_engines_bytes() {
             }
             let pkt = TempFile::new("bin", &row.bytes);
             let d = dialect_arg(dialect);
-            let dumped = ok(&["--dialect", d, "dump", pkt.arg()], b"");
-            let encoded = ok(&["--dialect", d, "encode"], &dumped);
+            let dumped = ok(&["dump", "--dialect", d, pkt.arg()], b"");
+            let encoded = ok(&["encode", "--dialect", d], &dumped);
             golden::compare(&encoded, &row.bytes, &cfg).unwrap_or_else(|e| {
                 panic!(
                     "{file} {}: {e}\n{}",
@@ -225,7 +225,7 @@ fn json_dump_encodes_back_to_the_engines_bytes() {
         let d = dialect_arg(dialect);
         let path = golden::dir().join(file);
         let lines = text(ok(
-            &["--dialect", d, "dump", "--json", path.to_str().unwrap()],
+            &["dump", "--dialect", d, "--json", path.to_str().unwrap()],
             b"",
         ));
         let rows = golden::rows(file);
@@ -235,7 +235,7 @@ fn json_dump_encodes_back_to_the_engines_bytes() {
             let doc: serde_json::Value = serde_json::from_str(line).unwrap();
             assert_eq!(doc["name"], row.name.as_str());
             let value = serde_json::to_string(&doc["value"]).unwrap();
-            let encoded = ok(&["--dialect", d, "encode", "--json"], value.as_bytes());
+            let encoded = ok(&["encode", "--dialect", d, "--json"], value.as_bytes());
             golden::compare(&encoded, &row.bytes, &cfg)
                 .unwrap_or_else(|e| panic!("{file} {}: {e}\n{line}", row.name));
         }
@@ -269,7 +269,7 @@ fn encode_reads_text_and_json_and_frames() {
     );
 
     let framed = ok(
-        &["--framed", "--dialect", "godot3", "encode", "--json"],
+        &["encode", "--framed", "--dialect", "godot3", "--json"],
         b"1\n{\"$float\": \"nan\"}\n",
     );
     assert_eq!(&framed[..4], &8u32.to_le_bytes());
@@ -282,7 +282,7 @@ fn encode_reads_text_and_json_and_frames() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("line 2, column 7"), "{err}");
-    let bad = run(&["--dialect", "godot3", "encode"], b"Vector2i(1, 2)");
+    let bad = run(&["encode", "--dialect", "godot3"], b"Vector2i(1, 2)");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("Vector2i does not exist in Godot 3"));
     let bad = run(&["encode", "--json"], b"{\"$Vector2\": [1]}");
@@ -333,9 +333,9 @@ fn explain_annotates_every_field() {
         let path = golden::dir().join(file);
         let out = text(ok(
             &[
+                "explain",
                 "--dialect",
                 dialect_arg(dialect),
-                "explain",
                 path.to_str().unwrap(),
             ],
             b"",
@@ -373,7 +373,7 @@ fn errors_name_the_offset_and_fail() {
     // An id past the dialect's table: a Godot 4 PackedVector4Array is unknown to Godot 3.
     let v4 = golden::row("godot4.tsv", "packed_vector4");
     let f = TempFile::new("bin", &v4.bytes);
-    let out = run(&["--dialect", "godot3", "explain", f.arg()], b"");
+    let out = run(&["explain", "--dialect", "godot3", f.arg()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("error at byte offset 0 (0x0): unknown type id 38 for Godot 3"));
@@ -384,7 +384,7 @@ fn errors_name_the_offset_and_fail() {
     framed.extend(100u32.to_le_bytes());
     framed.extend([0, 0]);
     let f = TempFile::new("bin", &framed);
-    let out = run(&["--framed", "dump", f.arg()], b"");
+    let out = run(&["dump", "--framed", f.arg()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("error at byte offset 12 (0xc): frame length 100 but only 2 bytes follow"));
@@ -393,7 +393,7 @@ fn errors_name_the_offset_and_fail() {
     let mut framed = 6u32.to_le_bytes().to_vec();
     framed.extend([2, 0, 1, 0, 1, 0]);
     let f = TempFile::new("bin", &framed);
-    let out = run(&["--framed", "dump", f.arg()], b"");
+    let out = run(&["dump", "--framed", f.arg()], b"");
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("error at byte offset 8"),
         "{}",
@@ -403,7 +403,7 @@ fn errors_name_the_offset_and_fail() {
     // A missing file, and bad arguments.
     let out = run(&["dump", "/nonexistent/godot-bin-test"], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(!run(&["--dialect", "godot9", "dump", "-"], b"")
+    assert!(!run(&["dump", "--dialect", "godot9", "-"], b"")
         .status
         .success());
 }
@@ -471,11 +471,11 @@ fn explain_walks_every_packet_the_library_writes() {
         }
         assert!(n > 20, "{arg}: {n}");
         let f = TempFile::new("bin", &framed);
-        let out = text(ok(&["--dialect", arg, "--framed", "explain", f.arg()], b""));
+        let out = text(ok(&["explain", "--dialect", arg, "--framed", f.arg()], b""));
         assert_eq!(out.matches("== frame").count(), n, "{arg}");
         assert!(!out.contains("after the value"), "{arg}: {out}");
         // And dump agrees with the library's text, value by value.
-        let dumped = text(ok(&["--dialect", arg, "--framed", "dump", f.arg()], b""));
+        let dumped = text(ok(&["dump", "--dialect", arg, "--framed", f.arg()], b""));
         assert!(!dumped.is_empty());
     }
 }
@@ -502,12 +502,12 @@ fn dialect_names_are_read_by_the_librarys_from_str() {
     // Case-insensitive, and the Display names too.
     for name in ["godot3", "GODOT3", "Godot 3", "godot_3"] {
         assert_eq!(
-            text(ok(&["--dialect", name, "dump", f.arg()], b"")),
+            text(ok(&["dump", "--dialect", name, f.arg()], b"")),
             "Vector2( 1.5, -2 )\n",
             "{name}"
         );
     }
-    let out = run(&["--dialect", "godot5", "dump", f.arg()], b"");
+    let out = run(&["dump", "--dialect", "godot5", f.arg()], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -564,12 +564,15 @@ fn dump_hints_at_the_dialect_that_decodes_cleanly() {
     // A Godot 3 Rect2 (type 6) in a frame reads as a Godot 4 Vector2i with 8 bytes left.
     let rect = golden::row("godot3.tsv", "rect2");
     let f = TempFile::new("bin", &frames_of(&[&rect.bytes], false));
-    let out = run(&["--framed", "dump", f.arg()], b"");
+    let out = run(&["dump", "--framed", f.arg()], b"");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("8 bytes after the value"), "{err}");
+    // Not a clean decode: it fails, and prints no value.
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
     assert!(err.contains("but it does with --dialect godot3"), "{err}");
     // No hint when the chosen dialect reads the input cleanly.
-    quiet(&["--dialect", "godot3", "--framed", "dump", f.arg()]);
+    quiet(&["dump", "--dialect", "godot3", "--framed", f.arg()]);
 }
 
 #[test]
@@ -579,7 +582,7 @@ fn explain_names_types_as_the_dialect_does() {
         bare.extend(golden::row("godot3.tsv", name).bytes);
     }
     let f = TempFile::new("bin", &bare);
-    let out = text(ok(&["--dialect", "godot3", "explain", f.arg()], b""));
+    let out = text(ok(&["explain", "--dialect", "godot3", f.arg()], b""));
     for header in [
         "Quat header: type id 10",
         "PoolIntArray header: type id 21",

@@ -381,7 +381,7 @@ mod cli {
         assert!(!ok && err.contains("wrong key or password"), "{err}");
 
         let zstd = path("godot3", "g3_multi_zstd.bin");
-        let (ok, out, err) = run(&["--dialect", "godot3", "dump", &zstd]);
+        let (ok, out, err) = run(&["dump", "--dialect", "godot3", &zstd]);
         assert!(ok, "{err}");
         assert_eq!(out, "1\n\"two\"\n[ 3, Vector2( 4, 5 ) ]\n");
         assert!(err.contains("GCPF, Zstd"), "{err}");

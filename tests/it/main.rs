@@ -29,8 +29,10 @@ mod mapping;
 #[cfg(feature = "multiplayer-core")]
 mod multiplayer;
 mod random_values;
+mod readme;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
+mod regression_wrong_dialect;
 mod roundtrip_props;
 mod serde_paths;
 mod text;

@@ -3,20 +3,20 @@
 
 use crate::Failure;
 use clap::{Args, ValueEnum};
-use godot_bin::file::{self, Compression, ConvertOptions, Key, Target};
+use godot_bin::file::{self, Compression, Container, ConvertOptions, Key, Target};
 use godot_bin::{Dialect, ErrorKind};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The key of an encrypted file, for every command.
+/// The key of an encrypted file, for the commands that read files.
 #[derive(Args, Default)]
 pub struct KeyArgs {
     /// The password an encrypted file (GDEC) was written with (open_encrypted_with_pass).
-    #[arg(long, global = true, conflicts_with = "key")]
+    #[arg(long, conflicts_with = "key")]
     password: Option<String>,
     /// The 32-byte key an encrypted file was written with (open_encrypted), as 64 hex
     /// digits.
-    #[arg(long, global = true)]
+    #[arg(long)]
     key: Option<String>,
 }
 
@@ -45,9 +45,9 @@ fn failure(e: godot_bin::Error) -> Failure {
     }
 }
 
-/// The content of `data` if it is an encrypted or compressed file, with a line saying
-/// what it was; `None` for anything else.
-pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, String)>, Failure> {
+/// The content and container of `data` if it is an encrypted or compressed file; `None`
+/// for anything else.
+pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, Container)>, Failure> {
     match data.get(..4) {
         Some(b"GDEC") => {
             let key = keys
@@ -56,12 +56,12 @@ pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, String)>, 
             let content = file::decrypt(data, &key).map_err(failure)?;
             let reader = file::Reader::with_key(data, &key, &godot_bin::Config::default())
                 .map_err(failure)?;
-            Ok(Some((content, reader.container().to_string())))
+            Ok(Some((content, reader.container().clone())))
         }
         Some(b"GCPF") => {
             let content = file::decompress(data).map_err(failure)?;
             let reader = file::Reader::new(data, &godot_bin::Config::default()).map_err(failure)?;
-            Ok(Some((content, reader.container().to_string())))
+            Ok(Some((content, reader.container().clone())))
         }
         _ => Ok(None),
     }
@@ -150,6 +150,8 @@ pub struct ConvertArgs {
     /// Refuse to write anything when some value has no exact Godot 4 counterpart.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    keys: KeyArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -163,8 +165,8 @@ enum ToArg {
     Gzip,
 }
 
-pub fn convert(keys: &KeyArgs, args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let key = keys.key()?;
+pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let key = args.keys.key()?;
     let new_key = match (&args.new_password, &args.new_key) {
         (Some(p), _) => Some(Key::password(p)),
         (None, Some(hex)) => Some(

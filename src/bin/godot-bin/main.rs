@@ -1,22 +1,33 @@
 //! `godot-bin`: look inside Godot Variant packets, and make them, from the command line.
 //!
 //! ```text
-//! godot-bin [--dialect godot4|godot3|godot2|pandemonium|pandemonium37|pandemonium5]
-//!           [--framed [--big-endian]] <command>
+//! godot-bin dump FILE [--json] [PACKET OPTIONS] [--password P | --key HEX]
+//!     decode FILE and print every value as GDScript text (or JSON)
+//! godot-bin encode [--json] [-o FILE] [PACKET OPTIONS]
+//!     read GDScript text (or JSON) on stdin, write packets to stdout
+//! godot-bin explain FILE [PACKET OPTIONS] [--password P | --key HEX]
+//!     annotated hex dump: every header and field with its offset
+//! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...]
+//!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save
 //!
-//!   dump FILE [--json]   decode FILE and print every value as GDScript text (or JSON)
-//!   encode [--json]      read GDScript text (or JSON) on stdin, write packets to stdout
-//!   explain FILE         annotated hex dump: every header and field with its offset
+//! PACKET OPTIONS: --dialect godot4|godot3|godot2|pandemonium|pandemonium37|pandemonium5,
+//!                 --framed [--big-endian]
 //! ```
 //!
 //! FILE is a file written by `var_to_bytes` / `var2bytes` (one bare packet, or several
 //! back to back), by `FileAccess.store_var` / `StreamPeer.put_var` (with `--framed`: a
-//! 4-byte length before each packet), or a `.tsv` of hex packets (`name<TAB>hex...` per
-//! line, `#` comments), such as the crate's golden files. `-` reads standard input.
+//! 4-byte length before each packet), an encrypted or compressed save (`GDEC`, `GCPF`:
+//! its `store_var` frames), or a `.tsv` of hex packets (`name<TAB>hex...` per line, `#`
+//! comments), such as the crate's golden files. `-` reads standard input.
 //!
-//! Errors name the byte offset in FILE where decoding failed, and the exit status is 1.
-//! Full objects are decoded (as data: nothing is instantiated), since this is a tool for
-//! looking at packets.
+//! The dialect is `--dialect`'s; without it, Godot 4, except that an encrypted save in
+//! Godot 3's layout (which no Godot 4 engine writes) is read as Godot 3, as the library's
+//! `file::Reader` reads it. When the input does not decode cleanly in that dialect (a
+//! value fails, or bytes are left after a value), `dump` and `explain` fail with exit
+//! status 1 and name the dialects in which the whole input does decode cleanly: they
+//! never guess, and `dump` prints no value when another dialect reads the input. Errors
+//! name the byte offset in FILE where decoding failed. Full objects are decoded (as data:
+//! nothing is instantiated), since this is a tool for looking at packets.
 //!
 //! The JSON mapping is described in `godot-bin dump --help`.
 
@@ -24,33 +35,46 @@ mod explain;
 mod files;
 mod json;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use godot_bin::file::{Container, Layout};
 use godot_bin::{Config, Dialect, Variant};
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// What `--help` says after the commands: how the dialect is chosen.
+const DIALECT_HELP: &str = "The dialect is --dialect's; without it, godot4, except that an \
+encrypted save in Godot 3's layout (which no Godot 4 engine writes) is read as godot3. When \
+the input does not decode cleanly in that dialect (a value fails, or bytes are left after a \
+value), dump and explain fail with exit status 1 and name the dialects in which the whole \
+input decodes cleanly (\"hint: ... it does with --dialect godot3\"); they never guess.";
+
 #[derive(Parser)]
 #[command(
     name = "godot-bin",
     version,
-    about = "Inspect and build Godot Variant packets (var_to_bytes, store_var, put_var)"
+    about = "Inspect and build Godot Variant packets (var_to_bytes, store_var, put_var)",
+    after_help = DIALECT_HELP
 )]
 struct Cli {
-    /// Whose wire format the packets use: godot4, godot3, godot2, pandemonium (3.8 to
-    /// 4.x), pandemonium37 (3.5 to 3.7) or pandemonium5 (case-insensitive).
-    #[arg(long, global = true, default_value = "godot4")]
-    dialect: Dialect,
-    /// Every packet has a 4-byte length prefix (FileAccess.store_var, StreamPeer.put_var).
-    #[arg(long, global = true)]
-    framed: bool,
-    /// With --framed: the length prefixes are big-endian (the `big_endian` property).
-    #[arg(long, global = true, requires = "framed")]
-    big_endian: bool,
-    #[command(flatten)]
-    keys: files::KeyArgs,
     #[command(subcommand)]
     command: Command,
+}
+
+/// How the packets are written: for dump, encode and explain.
+#[derive(Args)]
+struct PacketArgs {
+    /// Whose wire format the packets use: godot4, godot3, godot2, pandemonium (3.8 to
+    /// 4.x), pandemonium37 (3.5 to 3.7) or pandemonium5 (case-insensitive). Default:
+    /// godot4, or godot3 for an encrypted save in Godot 3's layout.
+    #[arg(long)]
+    dialect: Option<Dialect>,
+    /// Every packet has a 4-byte length prefix (FileAccess.store_var, StreamPeer.put_var).
+    #[arg(long)]
+    framed: bool,
+    /// With --framed: the length prefixes are big-endian (the `big_endian` property).
+    #[arg(long, requires = "framed")]
+    big_endian: bool,
 }
 
 #[derive(Subcommand)]
@@ -59,13 +83,20 @@ enum Command {
     ///
     /// For a .tsv, each row prints as its name, a tab and the text, on one line:
     /// newlines, carriage returns and tabs in the text are written as \n, \r and \t.
+    ///
+    /// When FILE does not decode cleanly in the dialect, dump fails (exit status 1) and
+    /// names the dialects that decode all of it cleanly; it then prints no value.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
-        /// A packet file, or a .tsv of hex packets; `-` for standard input.
+        /// A packet file, a save, or a .tsv of hex packets; `-` for standard input.
         file: PathBuf,
         /// Print one JSON document per line instead of GDScript text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        packets: PacketArgs,
+        #[command(flatten)]
+        keys: files::KeyArgs,
     },
     /// Read GDScript text (str_to_var) or JSON on standard input; write the packets to
     /// standard output (or to FILE with -o), one per value. Binary is never written to a
@@ -78,15 +109,28 @@ enum Command {
         /// Write the packets to FILE instead of standard output.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        packets: PacketArgs,
     },
     /// Print an annotated hex dump of FILE: every header with its type and flags, every
     /// field with its byte offset, and where decoding fails.
+    ///
+    /// When FILE does not decode cleanly in the dialect, explain prints as far as it
+    /// reads, then fails (exit status 1) and names the dialects that decode all of it
+    /// cleanly.
     Explain {
-        /// A packet file, or a .tsv of hex packets; `-` for standard input.
+        /// A packet file, a save, or a .tsv of hex packets; `-` for standard input.
         file: PathBuf,
+        #[command(flatten)]
+        packets: PacketArgs,
+        #[command(flatten)]
+        keys: files::KeyArgs,
     },
     /// Convert a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save, and
     /// report what was converted and anything without a Godot 4 counterpart.
+    ///
+    /// The input is read as Godot 3 and the output written as Godot 4, so there is no
+    /// --dialect. A save that is already Godot 4's is refused, and the error says so.
     Convert(files::ConvertArgs),
 }
 
@@ -148,20 +192,95 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
-    let dialect = cli.dialect;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match &cli.command {
-        Command::Dump { file, json } => dump(cli, dialect, file, *json, &mut out),
-        Command::Encode { json, output } => {
-            encode(cli, dialect, *json, output.as_deref(), &mut out)
-        }
-        Command::Explain { file } => explain(cli, dialect, file, &mut out),
-        Command::Convert(args) => files::convert(&cli.keys, args, &mut out),
+        Command::Dump {
+            file,
+            json,
+            packets,
+            keys,
+        } => dump(packets, keys, file, *json, &mut out),
+        Command::Encode {
+            json,
+            output,
+            packets,
+        } => encode(packets, *json, output.as_deref(), &mut out),
+        Command::Explain {
+            file,
+            packets,
+            keys,
+        } => explain(packets, keys, file, &mut out),
+        Command::Convert(args) => files::convert(args, &mut out),
     };
     // What was printed before a failure stays useful: flush it first.
     out.flush()?;
     result
+}
+
+/// The input of `dump` and `explain`: the file's bytes, a save's content and container,
+/// the dialect to read it in, and whether it is framed.
+struct Input {
+    file: Vec<u8>,
+    /// A save's (`GDEC`, `GCPF`) content and container.
+    save: Option<(Vec<u8>, Container)>,
+    dialect: Dialect,
+    framed: bool,
+}
+
+/// Reads `path`, opens a save, and settles the dialect: `--dialect`'s, else Godot 3 for a
+/// save in Godot 3's encrypted layout (no Godot 4 engine writes it), else Godot 4.
+fn open_input(packets: &PacketArgs, keys: &files::KeyArgs, path: &Path) -> Result<Input, Failure> {
+    let file = read_input(path)?;
+    let save = files::unwrap(keys, &file)?;
+    let godot3_layout = matches!(
+        save,
+        Some((
+            _,
+            Container::Encrypted {
+                layout: Layout::Godot3,
+                ..
+            }
+        ))
+    );
+    let dialect = match packets.dialect {
+        Some(d) => d,
+        None if godot3_layout => Dialect::Godot3,
+        None => Dialect::Godot4,
+    };
+    // A save holds store_var frames.
+    let framed = packets.framed || save.is_some();
+    Ok(Input {
+        file,
+        save,
+        dialect,
+        framed,
+    })
+}
+
+impl Input {
+    /// The bytes to decode: the file's, or a save's content.
+    fn data(&self) -> &[u8] {
+        match &self.save {
+            Some((content, _)) => content,
+            None => &self.file,
+        }
+    }
+
+    /// What the save was, and the dialect when the container chose it.
+    fn describe(&self, packets: &PacketArgs) -> Option<String> {
+        let (_, container) = self.save.as_ref()?;
+        Some(
+            if packets.dialect.is_none() && self.dialect == Dialect::Godot3 {
+                format!(
+                    "{container}; read as Godot 3, the engine of that layout (--dialect to choose \
+                 another)"
+                )
+            } else {
+                container.to_string()
+            },
+        )
+    }
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
@@ -184,7 +303,7 @@ struct Packet<'a> {
 /// The input split into packets, or `None` when packets lie back to back with no framing
 /// (their extents are only known by decoding them).
 fn packets<'a>(
-    cli: &Cli,
+    big_endian: bool,
     framed: bool,
     path: &Path,
     data: &'a [u8],
@@ -204,7 +323,7 @@ fn packets<'a>(
     if !framed {
         return Ok(None);
     }
-    split_frames(data, cli.big_endian).map(Some)
+    split_frames(data, big_endian).map(Some)
 }
 
 /// `data` cut into its length-prefixed frames (what store_var and put_var write), or where
@@ -288,23 +407,19 @@ fn config(dialect: Dialect) -> Config {
 }
 
 fn dump(
-    cli: &Cli,
-    dialect: Dialect,
+    packets_args: &PacketArgs,
+    keys: &files::KeyArgs,
     path: &Path,
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let data = read_input(path)?;
-    // An encrypted or compressed save holds store_var frames.
-    let (data, framed) = match files::unwrap(&cli.keys, &data)? {
-        Some((content, what)) => {
-            eprintln!("godot-bin: {what}");
-            (content, true)
-        }
-        None => (data, cli.framed),
-    };
+    let input = open_input(packets_args, keys, path)?;
+    if let Some(what) = input.describe(packets_args) {
+        eprintln!("godot-bin: {what}");
+    }
+    let (data, dialect) = (input.data(), input.dialect);
     let tsv = is_tsv(path);
-    let rows = if tsv { read_tsv(&data)? } else { Vec::new() };
+    let rows = if tsv { read_tsv(data)? } else { Vec::new() };
     let cfg = config(dialect);
     let mut print = |name: Option<&str>, v: &Variant| -> io::Result<()> {
         if json {
@@ -326,32 +441,32 @@ fn dump(
             }
         }
     };
-    match packets(cli, framed, path, &data, &rows)? {
+    // Every value is decoded before any is printed: when the input does not decode
+    // cleanly and another dialect reads it, none of them is worth printing.
+    let mut values: Vec<(Option<&str>, Variant)> = Vec::new();
+    let failure = match packets(packets_args.big_endian, input.framed, path, data, &rows)? {
         Some(list) => {
-            let mut hinted = false;
+            let mut failure = None;
             for p in &list {
-                let (v, rest) = cfg.take_from_slice::<Variant>(p.bytes).map_err(|e| {
-                    decode_failure(&e, p.offset, p.name)
-                        .with_hint(dialect_hint(dialect, |d| packets_clean(d, &list)))
-                })?;
-                if !rest.is_empty() {
-                    let at = p.offset + p.bytes.len() - rest.len();
-                    eprintln!("godot-bin: warning: {} bytes after the value at byte offset {at} are ignored", rest.len());
-                    if !hinted {
-                        hinted = true;
-                        if let Some(hint) = dialect_hint(dialect, |d| packets_clean(d, &list)) {
-                            eprintln!("godot-bin: hint: {hint}");
-                        }
+                match cfg.take_from_slice::<Variant>(p.bytes) {
+                    Ok((v, [])) => values.push((p.name, v)),
+                    Ok((_, rest)) => {
+                        failure = Some(trailing_failure(p, rest.len()));
+                        break;
+                    }
+                    Err(e) => {
+                        failure = Some(decode_failure(&e, p.offset, p.name));
+                        break;
                     }
                 }
-                print(p.name, &v)?;
             }
+            failure.map(|f| f.with_hint(dialect_hint(dialect, |d| packets_clean(d, &list))))
         }
         None => {
             // Bare packets back to back (one, for var_to_bytes output), unless the input
             // is store_var output given without --framed.
-            if let Some(frames) = frames_in(&data, dialect) {
-                if !plausible_bare(dialect, &data) {
+            if let Some(frames) = frames_in(data, dialect) {
+                if !plausible_bare(dialect, data) {
                     return Err(Failure::msg(format!(
                         "{}: this is not a bare packet but FileAccess.store_var / \
                          StreamPeer.put_var output: {}",
@@ -366,19 +481,51 @@ fn dump(
                     frames.advice()
                 );
             }
-            let mut rest = &data[..];
+            let mut rest = data;
+            let mut failure = None;
             while !rest.is_empty() {
                 let offset = data.len() - rest.len();
-                let (v, tail) = cfg.take_from_slice::<Variant>(rest).map_err(|e| {
-                    decode_failure(&e, offset, None)
-                        .with_hint(dialect_hint(dialect, |d| bare_clean(d, &data)))
-                })?;
-                print(None, &v)?;
-                rest = tail;
+                match cfg.take_from_slice::<Variant>(rest) {
+                    Ok((v, tail)) => {
+                        values.push((None, v));
+                        rest = tail;
+                    }
+                    Err(e) => {
+                        failure = Some(decode_failure(&e, offset, None));
+                        break;
+                    }
+                }
             }
+            failure.map(|f| f.with_hint(dialect_hint(dialect, |d| bare_clean(d, data))))
+        }
+    };
+    match failure {
+        // Read in the wrong dialect: what decoded is no more to be trusted than the rest.
+        Some(f) if f.hint.is_some() => Err(f),
+        // Damaged input: the values before the damage are the file's.
+        Some(f) => {
+            for (name, v) in &values {
+                print(*name, v)?;
+            }
+            Err(f)
+        }
+        None => {
+            for (name, v) in &values {
+                print(*name, v)?;
+            }
+            Ok(())
         }
     }
-    Ok(())
+}
+
+/// A packet that decoded with `left` bytes after its value.
+fn trailing_failure(p: &Packet<'_>, left: usize) -> Failure {
+    let at = p.offset + p.bytes.len() - left;
+    let message = match p.name {
+        Some(n) => format!("row {n}: {left} bytes after the value"),
+        None => format!("{left} bytes after the value"),
+    };
+    Failure::at(at, message)
 }
 
 /// A .tsv text column on one line: newlines, carriage returns and tabs as `\n`, `\r`
@@ -511,12 +658,12 @@ fn decode_failure(e: &godot_bin::Error, base: usize, name: Option<&str>) -> Fail
 }
 
 fn encode(
-    cli: &Cli,
-    dialect: Dialect,
+    packets: &PacketArgs,
     json: bool,
     output: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let dialect = packets.dialect.unwrap_or_default();
     // Refused before reading anything, so that nobody types values in vain.
     if output.is_none() && io::stdout().is_terminal() {
         return Err(Failure::msg(
@@ -568,10 +715,10 @@ fn encode(
         let packet = cfg
             .to_vec(v)
             .map_err(|e| Failure::msg(format!("value {}: {e}", i + 1)))?;
-        if cli.framed {
+        if packets.framed {
             let len = u32::try_from(packet.len())
                 .map_err(|_| Failure::msg("packet too long for a frame"))?;
-            bytes.extend_from_slice(&if cli.big_endian {
+            bytes.extend_from_slice(&if packets.big_endian {
                 len.to_be_bytes()
             } else {
                 len.to_le_bytes()
@@ -586,22 +733,28 @@ fn encode(
     }
 }
 
-fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Result<(), Failure> {
-    let data = read_input(path)?;
-    let (data, framed) = match files::unwrap(&cli.keys, &data)? {
-        Some((content, what)) => {
-            files::explain_header(&data, &what, out)?;
-            (content, true)
-        }
-        None => (data, cli.framed),
-    };
+fn explain(
+    packets_args: &PacketArgs,
+    keys: &files::KeyArgs,
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let input = open_input(packets_args, keys, path)?;
+    if let Some(what) = input.describe(packets_args) {
+        files::explain_header(&input.file, &what, out)?;
+    }
+    let (data, dialect) = (input.data(), input.dialect);
     let tsv = if is_tsv(path) {
-        read_tsv(&data)?
+        read_tsv(data)?
     } else {
         Vec::new()
     };
-    match packets(cli, framed, path, &data, &tsv)? {
+    match packets(packets_args.big_endian, input.framed, path, data, &tsv)? {
         Some(list) => {
+            let hint = || dialect_hint(dialect, |d| packets_clean(d, &list));
+            // The first packet with bytes after its value: the walk goes on, and fails at
+            // the end.
+            let mut trailing = None;
             for (i, p) in list.iter().enumerate() {
                 match p.name {
                     Some(n) => writeln!(out, "== {n} ({} bytes) ==", p.bytes.len())?,
@@ -617,7 +770,7 @@ fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Re
                         Some(n) => format!("row {n}: {}", e.message),
                         None => e.message,
                     };
-                    Failure::at(e.offset, message)
+                    Failure::at(e.offset, message).with_hint(hint())
                 })?;
                 if used < p.bytes.len() {
                     writeln!(
@@ -626,7 +779,12 @@ fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Re
                         p.offset + used,
                         p.bytes.len() - used
                     )?;
+                    trailing.get_or_insert_with(|| trailing_failure(p, p.bytes.len() - used));
                 }
+            }
+            match trailing {
+                Some(f) => Err(f.with_hint(hint())),
+                None => Ok(()),
             }
         }
         None => {
@@ -634,12 +792,14 @@ fn explain(cli: &Cli, dialect: Dialect, path: &Path, out: &mut impl Write) -> Re
             let mut i = 0;
             while pos < data.len() {
                 writeln!(out, "== packet {i} at {pos:06x} ==")?;
-                let used = explain::packet(&data[pos..], pos, dialect, out)
-                    .map_err(|e| Failure::at(e.offset, e.message))?;
+                let used = explain::packet(&data[pos..], pos, dialect, out).map_err(|e| {
+                    Failure::at(e.offset, e.message)
+                        .with_hint(dialect_hint(dialect, |d| bare_clean(d, data)))
+                })?;
                 pos += used;
                 i += 1;
             }
+            Ok(())
         }
     }
-    Ok(())
 }
