@@ -1,5 +1,6 @@
 //! [`Variant`]: a packet whose shape is not known in advance, like `serde_json::Value`.
 
+mod access;
 mod array;
 pub(crate) mod codec;
 mod convert;
