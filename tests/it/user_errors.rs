@@ -23,7 +23,7 @@ fn player() -> Player {
 }
 
 #[test]
-fn a_derived_struct_survives_text_unchanged() -> Result<(), Box<dyn std::error::Error>> {
+fn a_derived_struct_survives_text_unchanged() -> godot_bin::Result<()> {
     let my_derived_struct = player();
     let v = godot_bin::to_variant(&my_derived_struct)?;
     assert_eq!(v.to_string().parse::<Variant>()?, v);
@@ -42,8 +42,7 @@ fn a_derived_struct_survives_text_unchanged() -> Result<(), Box<dyn std::error::
 }
 
 #[test]
-fn dictionaries_are_equal_in_any_order_as_in_the_engine() -> Result<(), Box<dyn std::error::Error>>
-{
+fn dictionaries_are_equal_in_any_order_as_in_the_engine() -> godot_bin::Result<()> {
     // `{"a":1,"b":2} == {"b":2,"a":1}` is `true` in Godot 4.
     let ab: Variant = r#"{"a":1,"b":2}"#.parse()?;
     let ba: Variant = r#"{"b":2,"a":1}"#.parse()?;
@@ -134,4 +133,105 @@ fn from_variant_errors_carry_the_path_from_slice_gives() {
         );
         assert!(matches!(from_value.kind(), ErrorKind::TypeMismatch { .. }));
     }
+}
+
+fn f(s: &str) -> godot_bin::Result<Variant> {
+    Ok(s.parse::<Variant>()?)
+}
+
+#[test]
+fn text_parse_errors_pass_through_question_mark() {
+    assert_eq!(
+        f("Vector3(1, 2, 3)").unwrap(),
+        Vector3::new(1.0, 2.0, 3.0).into()
+    );
+    let e = f("{\n\"hp\": Vector3(1, 2\n}").unwrap_err();
+    let ErrorKind::Text {
+        line,
+        column,
+        message,
+    } = e.kind()
+    else {
+        panic!("{e:?}");
+    };
+    // Where the parser itself says.
+    let parse = "{\n\"hp\": Vector3(1, 2\n}".parse::<Variant>().unwrap_err();
+    assert_eq!(
+        (*line, *column, message.as_str()),
+        (parse.line(), parse.column(), parse.message())
+    );
+    assert_eq!(e.offset(), Some(parse.offset()));
+    assert_eq!(*line, 3);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "line 3, column {column}: {message} at byte offset {}",
+            parse.offset()
+        )
+    );
+}
+
+#[test]
+fn serdes_errors_have_kinds_to_match_on() {
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Player {
+        name: String,
+        hp: i32,
+    }
+    let decode = |d: Dictionary| -> (godot_bin::Error, godot_bin::Error) {
+        let bytes = godot_bin::to_vec(&d).unwrap();
+        (
+            godot_bin::from_slice::<Player>(&bytes).unwrap_err(),
+            godot_bin::from_variant::<Player>(d.into()).unwrap_err(),
+        )
+    };
+    // A missing field.
+    for e in <[_; 2]>::from(decode(Dictionary::from_iter([("name", "Ada")]))) {
+        assert!(matches!(e.kind(), ErrorKind::MissingField("hp")), "{e}");
+        assert!(e.to_string().starts_with("missing field `hp`"), "{e}");
+    }
+    // A wrong type.
+    let wrong = Dictionary::from_iter([("name", Variant::from("Ada")), ("hp", "lots".into())]);
+    for e in <[_; 2]>::from(decode(wrong)) {
+        assert!(
+            matches!(e.kind(), ErrorKind::InvalidType { unexpected, expected }
+                if unexpected == "string \"lots\"" && expected == "i32"),
+            "{e}"
+        );
+        assert_eq!(e.path(), "hp");
+        assert!(
+            e.to_string()
+                .starts_with("invalid type: string \"lots\", expected i32 at hp"),
+            "{e}"
+        );
+    }
+    // An unknown field.
+    let extra = Dictionary::from_iter([
+        ("name", Variant::from("Ada")),
+        ("hp", 1.into()),
+        ("mp", 2.into()),
+    ]);
+    for e in <[_; 2]>::from(decode(extra)) {
+        assert!(
+            matches!(e.kind(), ErrorKind::UnknownField { field, expected: &["name", "hp"] } if field == "mp"),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("unknown field `mp`, expected `name` or `hp`"),
+            "{e}"
+        );
+    }
+    // A wrong length, a wrong value.
+    let bytes = godot_bin::to_vec(&(1, 2)).unwrap();
+    let e = godot_bin::from_slice::<(i32, i32, i32)>(&bytes).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::InvalidLength { len: 2, .. }),
+        "{e}"
+    );
+    let bytes = godot_bin::to_vec("ab").unwrap();
+    let e = godot_bin::from_slice::<char>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidValue { .. }), "{e}");
 }
