@@ -213,8 +213,12 @@
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
-//! [`offset`](Error::offset) is the byte where decoding failed. Lengths are checked
-//! against the bytes left before anything is allocated.
+//! [`offset`](Error::offset) is the byte where decoding failed, and whose
+//! [`path`](Error::path) says where in the value (`players[3].hp`), from bytes or from
+//! [`from_variant`] alike. serde's own complaints have kinds of their own
+//! ([`ErrorKind::InvalidType`], [`ErrorKind::MissingField`], ...), and a text
+//! [`ParseError`](text::ParseError) converts into an [`Error`], so `?` takes both into a
+//! [`Result`]. Lengths are checked against the bytes left before anything is allocated.
 
 // One `unsafe` block, allowed where it stands: `de::give`, with its proof and tests.
 #![deny(unsafe_code)]
