@@ -72,6 +72,69 @@ pub enum ErrorKind {
     /// A value Rust can describe but the format cannot carry.
     #[error("cannot encode: {0}")]
     Unsupported(String),
+    /// A value of another kind than the Rust type takes: a string for an `i32` field, a
+    /// map for a sequence (serde's `invalid_type`). A packet type the asked-for builtin
+    /// cannot be made from is [`ErrorKind::TypeMismatch`].
+    #[error("invalid type: {unexpected}, expected {expected}")]
+    InvalidType {
+        /// What was there, as serde describes it: `string "lots"`, `integer `5``, `map`.
+        unexpected: String,
+        /// What the Rust type takes: `i32`, `a string`, `struct Player`.
+        expected: String,
+    },
+    /// A value of the right kind that the Rust type refuses: a character from a
+    /// two-letter string, a negative number for a `NonZeroU8`... (serde's
+    /// `invalid_value`).
+    #[error("invalid value: {unexpected}, expected {expected}")]
+    InvalidValue {
+        /// What was there, as serde describes it.
+        unexpected: String,
+        /// What the Rust type takes.
+        expected: String,
+    },
+    /// A sequence or map with another number of elements than the Rust type takes: an
+    /// Array of two for a tuple of three (serde's `invalid_length`).
+    #[error("invalid length {len}, expected {expected}")]
+    InvalidLength {
+        /// The number of elements there were (or, when the type stopped reading early,
+        /// the number there are).
+        len: usize,
+        /// What the Rust type takes: `a tuple of size 3`, `fewer elements`.
+        expected: String,
+    },
+    /// A struct's field is not in the Dictionary (serde's `missing_field`).
+    #[error("missing field `{0}`")]
+    MissingField(&'static str),
+    /// The Dictionary holds a key that is none of the struct's fields, and the struct has
+    /// `#[serde(deny_unknown_fields)]` (serde's `unknown_field`).
+    #[error("unknown field `{field}`, {}", one_of(.expected, "fields"))]
+    UnknownField {
+        /// The key.
+        field: String,
+        /// The struct's fields.
+        expected: &'static [&'static str],
+    },
+    /// An enum's variant name that is none of its variants (serde's `unknown_variant`).
+    #[error("unknown variant `{variant}`, {}", one_of(.expected, "variants"))]
+    UnknownVariant {
+        /// The name that was there.
+        variant: String,
+        /// The enum's variants.
+        expected: &'static [&'static str],
+    },
+    /// Text that is not a value in the engine's text form: a
+    /// [`ParseError`](crate::text::ParseError) passed on with `?` (or `Error::from`),
+    /// where it was and what was wrong. The byte offset in the text is
+    /// [`Error::offset`].
+    #[error("line {line}, column {column}: {message}")]
+    Text {
+        /// The line, counted from 1.
+        line: usize,
+        /// The column in characters, counted from 1.
+        column: usize,
+        /// What was wrong, without the position.
+        message: String,
+    },
     /// A message from a `Serialize` or `Deserialize` implementation.
     #[error("{0}")]
     Custom(String),
@@ -90,6 +153,20 @@ pub enum ErrorKind {
     /// Reading or writing failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// What serde says after the name of an unknown field or variant: the names there are, as
+/// serde's own `OneOf` lists them.
+fn one_of(names: &[&str], what: &str) -> String {
+    match names {
+        [] => format!("there are no {what}"),
+        [a] => format!("expected `{a}`"),
+        [a, b] => format!("expected `{a}` or `{b}`"),
+        _ => {
+            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            format!("expected one of {}", listed.join(", "))
+        }
+    }
 }
 
 /// An encoding or decoding error, with the byte offset where decoding failed.
@@ -254,15 +331,104 @@ impl serde::ser::Error for Error {
     }
 }
 
+/// serde's errors each as a kind of its own, to match on; their text is serde's own.
 impl serde::de::Error for Error {
     fn custom<M: fmt::Display>(msg: M) -> Self {
         ErrorKind::Custom(msg.to_string()).into()
+    }
+
+    #[cold]
+    fn invalid_type(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
+        ErrorKind::InvalidType {
+            unexpected: unexp.to_string(),
+            expected: exp.to_string(),
+        }
+        .into()
+    }
+
+    #[cold]
+    fn invalid_value(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
+        ErrorKind::InvalidValue {
+            unexpected: unexp.to_string(),
+            expected: exp.to_string(),
+        }
+        .into()
+    }
+
+    #[cold]
+    fn invalid_length(len: usize, exp: &dyn serde::de::Expected) -> Self {
+        ErrorKind::InvalidLength {
+            len,
+            expected: exp.to_string(),
+        }
+        .into()
+    }
+
+    #[cold]
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        ErrorKind::UnknownVariant {
+            variant: variant.to_owned(),
+            expected,
+        }
+        .into()
+    }
+
+    #[cold]
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        ErrorKind::UnknownField {
+            field: field.to_owned(),
+            expected,
+        }
+        .into()
+    }
+
+    #[cold]
+    fn missing_field(field: &'static str) -> Self {
+        ErrorKind::MissingField(field).into()
     }
 }
 
 #[cfg(test)]
 mod size_tests {
     use super::*;
+
+    #[test]
+    fn serdes_errors_read_as_serde_writes_them() {
+        use serde::de::{Error as _, Unexpected};
+        type Serdes = serde::de::value::Error;
+        let pairs = [
+            (
+                Error::invalid_type(Unexpected::Str("lots"), &"i32"),
+                Serdes::invalid_type(Unexpected::Str("lots"), &"i32"),
+            ),
+            (
+                Error::invalid_value(Unexpected::Signed(-1), &"a positive number"),
+                Serdes::invalid_value(Unexpected::Signed(-1), &"a positive number"),
+            ),
+            (
+                Error::invalid_length(2, &"a tuple of size 3"),
+                Serdes::invalid_length(2, &"a tuple of size 3"),
+            ),
+            (Error::missing_field("hp"), Serdes::missing_field("hp")),
+        ];
+        for (ours, serdes) in pairs {
+            assert_eq!(ours.to_string(), serdes.to_string());
+        }
+        for names in [&[][..], &["a"], &["a", "b"], &["a", "b", "c"]] {
+            assert_eq!(
+                Error::unknown_field("x", names).to_string(),
+                Serdes::unknown_field("x", names).to_string()
+            );
+            assert_eq!(
+                Error::unknown_variant("x", names).to_string(),
+                Serdes::unknown_variant("x", names).to_string()
+            );
+        }
+        assert!(matches!(
+            Error::missing_field("hp").kind(),
+            ErrorKind::MissingField("hp")
+        ));
+    }
 
     #[test]
     fn results_fit_in_a_register() {

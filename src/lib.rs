@@ -68,6 +68,77 @@
 //! Through other serde formats (serde_json...) the builtin types serialize as ordinary
 //! structs (`{"x":1.0,"y":2.0,"z":3.0}`) and sequences.
 //!
+//! ## Untagged enums
+//!
+//! serde tries the variants of a `#[serde(untagged)]` enum in order, on its buffered copy
+//! of the value, and takes the first that accepts it; when none does it says only `data did
+//! not match any variant of untagged enum U` (with godot_bin's path and byte offset), not
+//! what was there. What was there is a Godot builtin, which the buffer keeps, and the usual
+//! causes are two:
+//! * **A builtin no variant takes.** GDScript's `&"name"` is a StringName and `^"a/b"` a
+//!   NodePath: either decodes into a plain `String` field, but not under `untagged`, where
+//!   only its own type (or a `Variant`) takes it. A Vector2 is no Vector3, an INT no
+//!   `String`.
+//! * **Order.** The first variant that accepts a value wins: `Part(f64)` before
+//!   `Whole(i64)` takes every INT (an INT decodes into a float), so list the narrower
+//!   type first.
+//!
+//! The working form lists the builtin's own type, and ends with a variant holding
+//! [`Variant`], which takes anything: a value no other variant takes arrives there, and
+//! [`Variant::get_type`] says what it was.
+//!
+//! ```
+//! use godot_bin::{StringName, Variant, VariantType, Vector2, Vector3};
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize, Debug)]
+//! #[serde(untagged)]
+//! enum Target {
+//!     At(Vector3),
+//!     Named(String),
+//! }
+//! // The game sent `&"spawn"`, a StringName: no variant takes it.
+//! let name = godot_bin::to_vec(&StringName::from("spawn"))?;
+//! let err = godot_bin::from_slice::<Target>(&name).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "data did not match any variant of untagged enum Target at byte offset 16"
+//! );
+//!
+//! #[derive(Deserialize, Debug, PartialEq)]
+//! #[serde(untagged)]
+//! enum Target2 {
+//!     At(Vector3),
+//!     Named(String),
+//!     Node(StringName),
+//!     Other(Variant),
+//! }
+//! assert_eq!(godot_bin::from_slice::<Target2>(&name)?, Target2::Node("spawn".into()));
+//! let flat = godot_bin::to_vec(&Vector2::new(1.0, 2.0))?;
+//! match godot_bin::from_slice::<Target2>(&flat)? {
+//!     Target2::Other(v) => assert_eq!(v.get_type(), VariantType::Vector2), // say so
+//!     other => panic!("{other:?}"),
+//! }
+//!
+//! // Order: the narrower type first.
+//! #[derive(Deserialize, Debug, PartialEq)]
+//! #[serde(untagged)]
+//! enum Amount {
+//!     Whole(i64),
+//!     Part(f64),
+//! }
+//! #[derive(Deserialize, Debug, PartialEq)]
+//! #[serde(untagged)]
+//! enum FloatFirst {
+//!     Part(f64),
+//!     Whole(i64),
+//! }
+//! let five = godot_bin::to_vec(&5)?;
+//! assert_eq!(godot_bin::from_slice::<Amount>(&five)?, Amount::Whole(5));
+//! assert_eq!(godot_bin::from_slice::<FloatFirst>(&five)?, FloatFirst::Part(5.0));
+//! # Ok::<(), godot_bin::Error>(())
+//! ```
+//!
 //! ## Dialects and options
 //!
 //! [`Config`] carries the [`Dialect`] and the options that change bytes:
@@ -142,8 +213,12 @@
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
-//! [`offset`](Error::offset) is the byte where decoding failed. Lengths are checked
-//! against the bytes left before anything is allocated.
+//! [`offset`](Error::offset) is the byte where decoding failed, and whose
+//! [`path`](Error::path) says where in the value (`players[3].hp`), from bytes or from
+//! [`from_variant`] alike. serde's own complaints have kinds of their own
+//! ([`ErrorKind::InvalidType`], [`ErrorKind::MissingField`], ...), and a text
+//! [`ParseError`](text::ParseError) converts into an [`Error`], so `?` takes both into a
+//! [`Result`]. Lengths are checked against the bytes left before anything is allocated.
 
 // One `unsafe` block, allowed where it stands: `builtin::give`, with its proof and tests.
 #![deny(unsafe_code)]

@@ -116,6 +116,7 @@ mod parse;
 pub use parse::{ParseError, MAX_DEPTH};
 
 use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind};
 use crate::variant::Variant;
 use std::fmt;
 
@@ -170,6 +171,31 @@ impl std::str::FromStr for Variant {
 
     fn from_str(s: &str) -> Result<Self, ParseError> {
         parse::parse_one(s)
+    }
+}
+
+/// One error type, as serde_json has: `?` on a text parse in a function that returns
+/// [`godot_bin::Result`](crate::error::Result) gives an
+/// [`ErrorKind::Text`](crate::error::ErrorKind::Text) with the line, column and message,
+/// and the byte offset as [`Error::offset`].
+///
+/// ```
+/// use godot_bin::{ErrorKind, Variant};
+/// fn f(s: &str) -> godot_bin::Result<Variant> {
+///     Ok(s.parse::<Variant>()?)
+/// }
+/// let e = f("[1, ?]").unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::Text { line: 1, column: 5, .. }));
+/// assert_eq!(e.offset(), Some(4));
+/// ```
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Error {
+        let kind = ErrorKind::Text {
+            line: e.line(),
+            column: e.column(),
+            message: e.message().to_owned(),
+        };
+        Error::at(kind, e.offset())
     }
 }
 

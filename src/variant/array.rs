@@ -62,6 +62,21 @@ impl Array {
     }
 }
 
+impl Array {
+    /// `==`, with every [`Dictionary`](crate::variant::Dictionary) inside compared in
+    /// order too ([`Variant::eq_ordered`]): what encodes to the same bytes.
+    pub fn eq_ordered(&self, other: &Array) -> bool {
+        self.element_type == other.element_type
+            && self.shared == other.shared
+            && self.items.len() == other.items.len()
+            && self
+                .items
+                .iter()
+                .zip(&other.items)
+                .all(|(a, b)| a.eq_ordered(b))
+    }
+}
+
 impl std::ops::Deref for Array {
     type Target = Vec<Variant>;
     fn deref(&self) -> &Vec<Variant> {

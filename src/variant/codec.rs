@@ -182,10 +182,7 @@ fn decode_dictionary(d: &mut Decoder<'_>, h: &Header) -> Result<Dictionary> {
 pub(crate) fn key_segment(d: &Decoder<'_>, at: usize) -> PathSegment {
     let mut key = Decoder::with_ctx(&d.r.input()[at..], d.ctx);
     match decode(&mut key) {
-        Ok(v) => match v.as_str() {
-            Some(s) => PathSegment::Key(s.to_owned()),
-            None => PathSegment::Key(format!("[{v}]")),
-        },
+        Ok(v) => super::access::key_segment(&v),
         Err(_) => PathSegment::Key("?".into()),
     }
 }

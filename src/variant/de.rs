@@ -8,8 +8,11 @@
 //!
 //! As a deserializer, a `Variant` presents itself as godot_bin's deserializer presents the
 //! packet it encodes to: `from_variant(v)` gives what `from_slice(&to_vec(&v)?)` gives,
-//! without the bytes.
+//! without the bytes, and its errors name the same place ([`Error::path`]; the elements and
+//! entries are handed out by `access.rs`, which adds each step, as `src/de/access.rs`
+//! does for the bytes).
 
+use super::access::{Elements, Entries};
 use super::ser::to_plain_variant;
 use super::shapes::{TypedArrayShape, TypedDictionaryShape};
 use super::{Array, Dictionary, Variant};
@@ -32,7 +35,10 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Decodes a `T` from a [`Variant`], as serde_json's `from_value` does from a `Value`:
-/// the same result as encoding the variant and decoding the bytes, without the bytes.
+/// the same result as encoding the variant and decoding the bytes, without the bytes. An
+/// error names where in the value it happened ([`Error::path`]), as
+/// [`from_slice`](crate::de::from_slice)'s does; having no bytes, it has no
+/// [`offset`](Error::offset).
 ///
 /// ```
 /// use godot_bin::{from_variant, to_variant, Variant, Vector3};
@@ -42,7 +48,13 @@ use std::marker::PhantomData;
 /// let spawn = Spawn { at: Vector3::new(1.0, 2.0, 3.0), name: "orc".into() };
 /// let v: Variant = to_variant(&spawn)?;
 /// assert_eq!(v.get("at"), Some(&Variant::Vector3(spawn.at)));
-/// assert_eq!(from_variant::<Spawn>(v)?, spawn);
+/// assert_eq!(from_variant::<Spawn>(v.clone())?, spawn);
+///
+/// let mut wrong = v.as_dictionary().unwrap().clone();
+/// wrong.insert("at", "here");
+/// let err = from_variant::<Spawn>(wrong.into()).unwrap_err();
+/// assert_eq!(err.path(), "at");
+/// assert_eq!(err.to_string(), "expected Vector3, found String at at");
 /// # Ok::<(), godot_bin::Error>(())
 /// ```
 pub fn from_variant<T: de::DeserializeOwned>(value: Variant) -> Result<T> {
@@ -570,18 +582,10 @@ impl<'de> de::Deserializer<'de> for Variant {
             Variant::String(s) => visitor.visit_string(s),
             Variant::PackedByteArray(b) => visitor.visit_byte_buf(b.0),
             Variant::Array(a) if a.element_type.is_untyped() && !a.shared => {
-                let len = a.items.len();
-                let mut seq = de::value::SeqDeserializer::new(a.items.into_iter());
-                let value = visitor.visit_seq(&mut seq)?;
-                seq.end()
-                    .map_err(|_| <Error as de::Error>::invalid_length(len, &"fewer elements"))?;
-                Ok(value)
+                Elements::visit(a.items, visitor)
             }
             Variant::Dictionary(d) if !d.is_typed() && !d.shared => {
-                let mut map = de::value::MapDeserializer::new(d.into_iter());
-                let value = visitor.visit_map(&mut map)?;
-                map.end()?;
-                Ok(value)
+                Entries::visit(d, false, visitor)
             }
             other => match map_content(other) {
                 Ok((kind, content)) => visitor.visit_map(OneEntry::new(kind.name(), content)),
@@ -678,21 +682,21 @@ impl<'de> de::Deserializer<'de> for Variant {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match Kind::by_name(name) {
-            Some(kind) => self.requested(kind, visitor),
-            None => self.deserialize_map(visitor),
+        match (Kind::by_name(name), self) {
+            (Some(kind), v) => v.requested(kind, visitor),
+            // The entries of a Dictionary (typed or not; a Godot 2 shared one presents
+            // itself as a builtin), its keys as field names.
+            (None, Variant::Dictionary(d)) if d.is_typed() || !d.shared => {
+                Entries::visit(d, true, visitor)
+            }
+            (None, v) => v.deserialize_map(visitor),
         }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self {
             // A typed Dictionary's entries, for a map or a struct.
-            Variant::Dictionary(d) if d.is_typed() => {
-                let mut map = de::value::MapDeserializer::new(d.into_iter());
-                let value = visitor.visit_map(&mut map)?;
-                map.end()?;
-                Ok(value)
-            }
+            Variant::Dictionary(d) if d.is_typed() => Entries::visit(d, false, visitor),
             other => other.deserialize_any(visitor),
         }
     }

@@ -203,17 +203,72 @@ impl Map {
 /// The element type of an untyped container.
 static UNTYPED: ElementType = ElementType::Untyped;
 
-/// Equality is structural and ordered: the same entries (keys of the same types) in the
-/// same order, and the same key and value types, as the bytes they encode to.
+/// Equality is the engine's `==` (Godot 4's `Dictionary::operator==`): the same keys,
+/// found by the engine's key rules, with the same values, in any order. So
+/// `{"a": 1, "b": 2} == {"b": 2, "a": 1}`, as in GDScript, in `indexmap::IndexMap` and in
+/// serde_json's `Map`; a String key and a StringName key of the same text are the same key
+/// (`{"a": 1} == {&"a": 1}`, as in the engine), and so are `0.0` and `-0.0`, or two NaNs.
+/// Values compare as [`Variant`]'s `==` does: of the same type (`1` is not `1.0`, `"x"` is
+/// not `&"x"`), nested Dictionaries again in any order. A key that is itself an Array or a
+/// Dictionary matches only one with its entries in the same order, as in the engine, which
+/// hashes them in order.
+///
+/// Unlike the engine, which ignores them, the key and value types of a typed Dictionary
+/// must be the same, as [`Array`](crate::variant::Array)'s element type must: a typed
+/// Dictionary encodes to other bytes and admits other entries. The Godot 2 `shared` flag
+/// must be the same too.
+///
+/// [`Dictionary::eq_ordered`] (and [`Variant::eq_ordered`]) also asks for the same order
+/// and the same key types, all the way down: what encodes to the same bytes.
+///
+/// ```
+/// use godot_bin::{Dictionary, StringName};
+/// let ab: Dictionary = [("a", 1), ("b", 2)].into_iter().collect();
+/// let ba: Dictionary = [("b", 2), ("a", 1)].into_iter().collect();
+/// assert_eq!(ab, ba);
+/// assert!(!ab.eq_ordered(&ba));
+/// let named: Dictionary = [(StringName::from("a"), 1), (StringName::from("b"), 2)]
+///     .into_iter()
+///     .collect();
+/// assert_eq!(ab, named);
+/// ```
 impl PartialEq for Dictionary {
     fn eq(&self, other: &Dictionary) -> bool {
-        self.types == other.types
-            && self.shared == other.shared
-            && self.len() == other.len()
-            && self
+        if self.types != other.types || self.shared != other.shared || self.len() != other.len() {
+            return false;
+        }
+        let (a, b) = (&self.map.entries, &other.map.entries);
+        // The same order, the usual case: no lookups.
+        let same = a
+            .iter()
+            .zip(b)
+            .take_while(|(x, y)| key_eq(&x.key.0, &y.key.0) && x.value == y.value)
+            .count();
+        if same == a.len() {
+            return true;
+        }
+        let (rest_a, rest_b) = (&a[same..], &b[same..]);
+        if rest_a.iter().chain(rest_b).all(|e| e.key.1 == 0) {
+            // Each map holds each key once, so a key of `self` found in `other` is found at
+            // a place of its own: with as many entries on both sides, every key is matched.
+            return rest_a.iter().all(|x| {
+                other
+                    .map
+                    .find_key(&x.key)
+                    .is_some_and(|j| b[j].value == x.value)
+            });
+        }
+        // Keys holding objects decoded from a packet, each a key of its own (the engine
+        // decodes every object into one of its own): they may repeat, so match each entry
+        // to one not matched yet.
+        let mut taken = vec![false; rest_b.len()];
+        rest_a.iter().all(|x| {
+            let found = rest_b
                 .iter()
-                .zip(other.iter())
-                .all(|((k1, v1), (k2, v2))| k1 == k2 && v1 == v2)
+                .enumerate()
+                .position(|(j, y)| !taken[j] && key_eq(&x.key.0, &y.key.0) && x.value == y.value);
+            found.map(|j| taken[j] = true).is_some()
+        })
     }
 }
 
@@ -426,6 +481,29 @@ impl Dictionary {
     pub fn clear(&mut self) {
         self.map.clear();
     }
+
+    /// Whether `self` and `other` hold the same entries **in the same order**, with keys
+    /// of the same types (a String key is not a StringName key here), nested containers
+    /// compared the same way ([`Variant::eq_ordered`]), and the same key and value types:
+    /// what encodes to the same bytes. `==` is the engine's comparison, in any order.
+    ///
+    /// ```
+    /// use godot_bin::Dictionary;
+    /// let ab: Dictionary = [("a", 1), ("b", 2)].into_iter().collect();
+    /// let ba: Dictionary = [("b", 2), ("a", 1)].into_iter().collect();
+    /// assert_eq!(ab, ba);
+    /// assert!(!ab.eq_ordered(&ba));
+    /// assert!(ab.eq_ordered(&ab.clone()));
+    /// ```
+    pub fn eq_ordered(&self, other: &Dictionary) -> bool {
+        self.types == other.types
+            && self.shared == other.shared
+            && self.len() == other.len()
+            && self
+                .iter()
+                .zip(other.iter())
+                .all(|((k1, v1), (k2, v2))| k1.eq_ordered(k2) && v1.eq_ordered(v2))
+    }
 }
 
 /// The entries of a [`Dictionary`], in order.
@@ -580,21 +658,107 @@ mod tests {
     }
 
     #[test]
-    fn equality_is_ordered_and_typed() {
+    fn ordered_equality_is_ordered_and_typed() {
         let ab: Dictionary = [("a", 1), ("b", 2)].into_iter().collect();
         let ba: Dictionary = [("b", 2), ("a", 1)].into_iter().collect();
-        assert_ne!(ab, ba);
+        assert!(!ab.eq_ordered(&ba));
         let mut named = Dictionary::new();
         named.insert(StringName::from("a"), 1);
         named.insert("b", 2);
-        assert_ne!(ab, named);
-        assert_eq!(ab, ab.clone());
+        assert!(!ab.eq_ordered(&named));
+        assert!(ab.eq_ordered(&ab.clone()));
         let typed = Dictionary::typed(
             ElementType::Builtin(VariantType::String),
             ElementType::Untyped,
         );
-        assert_ne!(typed, Dictionary::new());
+        assert!(!typed.eq_ordered(&Dictionary::new()));
         assert!(!Dictionary::typed(ElementType::Untyped, ElementType::Untyped).is_typed());
+    }
+
+    /// Godot 4.4.1 says `true` or `false` to each of these `==` (tests/engine/values.rs
+    /// asks it again).
+    #[test]
+    fn equality_is_the_engines() {
+        let d = |pairs: Vec<(Variant, Variant)>| Dictionary::from(pairs);
+        let s = |x: &str| Variant::from(x);
+        let n = |x: &str| Variant::StringName(StringName::from(x));
+        let ab = d(vec![(s("a"), 1.into()), (s("b"), 2.into())]);
+        let ba = d(vec![(s("b"), 2.into()), (s("a"), 1.into())]);
+        assert_eq!(ab, ba);
+        // Nested, and inside an Array.
+        let outer = |x: &Dictionary| d(vec![(s("x"), x.clone().into()), (s("k"), 0.into())]);
+        assert_eq!(outer(&ab), outer(&ba));
+        assert_eq!(
+            Variant::from(vec![Variant::from(ab.clone())]),
+            Variant::from(vec![Variant::from(ba.clone())])
+        );
+        // Keys by the engine's rules: String and StringName, 0.0 and -0.0, NaN and NaN.
+        assert_eq!(ab, d(vec![(n("b"), 2.into()), (n("a"), 1.into())]));
+        assert_eq!(
+            d(vec![(0.0.into(), 1.into())]),
+            d(vec![((-0.0).into(), 1.into())])
+        );
+        let nan_key = d(vec![(f64::NAN.into(), 1.into()), (s("a"), 1.into())]);
+        assert_eq!(
+            nan_key,
+            d(vec![(s("a"), 1.into()), (f64::NAN.into(), 1.into())])
+        );
+        assert_ne!(d(vec![(1.into(), s("a"))]), d(vec![(1.0.into(), s("a"))]));
+        // Values by Variant's `==`: of one type, NaN equal to nothing.
+        assert_ne!(d(vec![(s("a"), s("x"))]), d(vec![(s("a"), n("x"))]));
+        assert_ne!(d(vec![(s("a"), 1.into())]), d(vec![(s("a"), 1.0.into())]));
+        assert_ne!(
+            d(vec![(s("a"), f64::NAN.into())]),
+            d(vec![(s("a"), f64::NAN.into())])
+        );
+        assert_eq!(
+            d(vec![(s("a"), 0.0.into())]),
+            d(vec![(s("a"), (-0.0).into())])
+        );
+        // A Dictionary key matches only in its own order.
+        assert_ne!(
+            d(vec![(ab.clone().into(), 1.into()), (s("z"), 0.into())]),
+            d(vec![(s("z"), 0.into()), (ba.clone().into(), 1.into())])
+        );
+        assert_ne!(ab, d(vec![(s("a"), 1.into())]));
+        assert_ne!(ab, d(vec![(s("a"), 1.into()), (s("b"), 3.into())]));
+        assert_ne!(ab, d(vec![(s("a"), 1.into()), (s("c"), 2.into())]));
+    }
+
+    #[test]
+    fn equality_in_any_order_past_the_index_and_with_object_keys() {
+        use crate::types::object::ObjectId;
+        let forward: Dictionary = (0..40i64).map(|i| (format!("k{i}"), i)).collect();
+        let backward: Dictionary = (0..40i64).rev().map(|i| (format!("k{i}"), i)).collect();
+        assert!(forward.map.index.is_some());
+        assert_eq!(forward, backward);
+        let mut changed = backward.clone();
+        changed.insert("k7", -1);
+        assert_ne!(forward, changed);
+        // Decoded object keys are keys of their own, and may repeat.
+        let mut a = Dictionary::new();
+        a.insert_decoded(ObjectId(5).into(), 1.into());
+        a.insert_decoded(ObjectId(5).into(), 2.into());
+        a.insert_decoded("s".into(), 3.into());
+        let mut b = Dictionary::new();
+        b.insert_decoded("s".into(), 3.into());
+        b.insert_decoded(ObjectId(5).into(), 2.into());
+        b.insert_decoded(ObjectId(5).into(), 1.into());
+        assert_eq!((a.len(), b.len()), (3, 3));
+        assert_eq!(a, b);
+        let mut c = Dictionary::new();
+        c.insert_decoded("s".into(), 3.into());
+        c.insert_decoded(ObjectId(5).into(), 2.into());
+        c.insert_decoded(ObjectId(5).into(), 2.into());
+        assert_ne!(a, c);
+        // An object key inserted by hand matches a decoded one.
+        let mut by_hand = Dictionary::new();
+        by_hand.insert(ObjectId(6), 1);
+        by_hand.insert("s", 3);
+        let mut decoded = Dictionary::new();
+        decoded.insert_decoded("s".into(), 3.into());
+        decoded.insert_decoded(ObjectId(6).into(), 1.into());
+        assert_eq!(by_hand, decoded);
     }
 
     #[test]

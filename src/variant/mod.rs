@@ -7,6 +7,7 @@
 //! deserializer and a serializer target: [`from_variant`], [`to_variant`]), with the typed
 //! containers' serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions.
 
+mod access;
 mod array;
 pub(crate) mod codec;
 mod convert;
@@ -43,7 +44,10 @@ use crate::types::packed::*;
 /// `Variant` serializes as its content; such formats cannot tell a `Vector3` from a
 /// Dictionary, so only godot_bin round-trips every type.
 ///
-/// Equality is structural: two NaN floats are not equal, as in `f64`.
+/// Equality is structural: two NaN floats are not equal, as in `f64`; `1` is not `1.0`
+/// and `"x"` is not `&"x"`. A [`Dictionary`] inside compares as the engine's `==` does, its
+/// entries in any order (see its `PartialEq`); [`Variant::eq_ordered`] asks for the same
+/// order too, which is what encodes to the same bytes.
 ///
 /// ```
 /// use godot_bin::{Variant, Vector3};
@@ -213,5 +217,38 @@ impl Variant {
             };
         }
         for_each_plain_builtin!(arms)
+    }
+}
+
+impl Variant {
+    /// `==`, except that every [`Dictionary`] inside must also hold its entries in the
+    /// same order, with keys of the same types ([`Dictionary::eq_ordered`]): equal this
+    /// way, two values encode to the same bytes (NodePath padding aside). For tests of
+    /// round trips, and for output that must be byte-identical.
+    ///
+    /// ```
+    /// use godot_bin::{Dictionary, Variant};
+    /// let ab = Variant::from(vec![Variant::from(Dictionary::from_iter([("a", 1), ("b", 2)]))]);
+    /// let ba = Variant::from(vec![Variant::from(Dictionary::from_iter([("b", 2), ("a", 1)]))]);
+    /// assert_eq!(ab, ba);
+    /// assert!(!ab.eq_ordered(&ba));
+    /// assert_ne!(godot_bin::to_vec(&ab)?, godot_bin::to_vec(&ba)?);
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn eq_ordered(&self, other: &Variant) -> bool {
+        match (self, other) {
+            (Variant::Dictionary(a), Variant::Dictionary(b)) => a.eq_ordered(b),
+            (Variant::Array(a), Variant::Array(b))
+            | (Variant::PackedTypedArray(a), Variant::PackedTypedArray(b)) => a.eq_ordered(b),
+            (Variant::Object(a), Variant::Object(b)) => {
+                a.class_name == b.class_name
+                    && a.properties.len() == b.properties.len()
+                    && a.properties
+                        .iter()
+                        .zip(&b.properties)
+                        .all(|((n1, v1), (n2, v2))| n1 == n2 && v1.eq_ordered(v2))
+            }
+            _ => self == other,
+        }
     }
 }

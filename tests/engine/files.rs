@@ -6,6 +6,7 @@
 use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot3::{self, Godot3};
 use crate::support::godot4::{self, Godot4};
+use crate::support::variant::assert_eq_ordered;
 use godot_bin::file::{
     self, convert_godot3_to_godot4, Compression, ConvertOptions, Key, Reader, Writer,
 };
@@ -322,7 +323,7 @@ fn check_engine_files(
         .frames(&plain[..])
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(expected, values(dialect));
+    assert_eq_ordered!(expected, values(dialect));
     for name in names {
         let bytes = read(&format!("{name}.bin"));
         let key = if *name == "p" {
@@ -332,7 +333,7 @@ fn check_engine_files(
         };
         let mut reader = Reader::with_key(&bytes[..], &key, &cfg).unwrap();
         let got: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
-        assert_eq!(got, expected, "{dialect}: {name}");
+        assert_eq_ordered!(got, expected, "{dialect}: {name}");
         let ours = match (*name, dialect) {
             ("p" | "k", Dialect::Godot3) => Some(file::encrypt(&plain, &key, dialect).unwrap()),
             ("kiv", _) => Some(file::encrypt_with_iv(&plain, &key, IV).unwrap()),

@@ -8,6 +8,7 @@
 mod support;
 
 mod differential;
+mod equality;
 #[cfg(feature = "files")]
 mod files;
 #[cfg(feature = "tokio")]
@@ -30,6 +31,7 @@ fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = Vec::new();
     trials.extend(differential::trials());
+    trials.extend(equality::trials());
     #[cfg(feature = "files")]
     trials.extend(files::trials());
     #[cfg(feature = "tokio")]

@@ -9,6 +9,7 @@ use crate::support::godot3;
 
 use crate::support::engine::godot3_trial;
 use crate::support::godot3::Godot3;
+use crate::support::variant::assert_eq_ordered;
 use godot_bin::framing::Framing;
 use godot_bin::{
     Color, Config, Dialect, NodePath, PackedStringArray, PackedVector2Array, Variant, VariantType,
@@ -359,7 +360,7 @@ fn file_store_var_is_read_by_the_crate_and_the_crate_s_files_by_get_var(engine: 
     let big = little.clone().big_endian(true);
     let values: Vec<Variant> = little.frames(&le[..]).collect::<Result<_, _>>().unwrap();
     let values_be: Vec<Variant> = big.frames(&be[..]).collect::<Result<_, _>>().unwrap();
-    assert_eq!(values_be, values, "only the prefix differs");
+    assert_eq_ordered!(values_be, values, "only the prefix differs");
     assert_eq!(values.len(), 8);
     assert_eq!(values[1], Variant::Int(42));
     assert_eq!(values[2], Variant::from("héllo"));

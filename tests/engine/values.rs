@@ -495,7 +495,7 @@ fn every_builtin_round_trips_through_the_crate(engine: &Godot3) {
                 continue;
             }
         };
-        if &decoded != expected {
+        if !decoded.eq_ordered(expected) {
             failures.push(format!(
                 "{name}: decoded {decoded:?}, expected {expected:?}\n engine: {}",
                 hex::encode(&engine_bytes)

@@ -37,3 +37,4 @@ mod roundtrip_props;
 mod serde_paths;
 mod text;
 mod typed_golden;
+mod user_errors;

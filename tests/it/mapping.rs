@@ -4,6 +4,7 @@
 //! input, narrowing, StringName keys, zero-copy borrows), the dialect and error cases, and
 //! the builtin types through serde_json.
 
+use crate::support::variant::assert_eq_ordered;
 use godot_bin::{
     Color, Config, Dialect, Dictionary, ErrorKind, NodePath, Object, ObjectId, PackedByteArray,
     PackedVector3Array, Rect2, StringName, Variant, VariantType, Vector2, Vector2i, Vector3,
@@ -26,7 +27,7 @@ where
     T: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let (bytes, variant) = encode(&value);
-    assert_eq!(variant, expected, "{value:?}");
+    assert_eq_ordered!(variant, expected, "{value:?}");
     // The Variant re-encodes to the same bytes.
     assert_eq!(godot_bin::to_vec(&variant).unwrap(), bytes, "{value:?}");
     let back: T = godot_bin::from_slice(&bytes).unwrap();
@@ -337,7 +338,7 @@ fn variant_is_whatever_it_holds_byte_for_byte() {
     ]);
     let bytes = godot_bin::to_vec(&v).unwrap();
     let back: Variant = godot_bin::from_slice(&bytes).unwrap();
-    assert_eq!(back, v);
+    assert_eq_ordered!(back, v);
     assert_eq!(godot_bin::to_vec(&back).unwrap(), bytes);
 }
 
@@ -455,7 +456,7 @@ fn option_fields_and_skip_serializing_if() {
     };
     let (_, v) = encode(&none);
     // b is skipped: three entries, and the count word says so.
-    assert_eq!(
+    assert_eq_ordered!(
         v,
         dict(vec![
             (s("a"), Variant::Int(1)),

@@ -244,7 +244,12 @@ fn round_trip(dialect: Dialect, v: &Variant) -> Result<(), TestCaseError> {
     let back: Variant = cfg
         .from_slice(&bytes)
         .map_err(|e| TestCaseError::fail(format!("{dialect}: decode: {e}")))?;
-    prop_assert_eq!(&back, v);
+    prop_assert!(
+        back.eq_ordered(v),
+        "{:?} != {:?} (Dictionaries in order)",
+        back,
+        v
+    );
     prop_assert_eq!(cfg.to_vec(&back).unwrap(), bytes);
     Ok(())
 }

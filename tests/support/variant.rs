@@ -8,6 +8,65 @@ pub fn same(a: &Variant, b: &Variant) -> bool {
     format!("{a:?}") == format!("{b:?}")
 }
 
+/// `==` that also asks every Dictionary inside to keep its order and its keys' types
+/// ([`Variant::eq_ordered`]): for round trips and decodes of engine output, which keep the
+/// order, where `==` (the engine's, in any order) would let a reordering pass.
+pub trait EqOrdered {
+    /// Equal, every Dictionary in the same order.
+    fn eq_ordered(&self, other: &Self) -> bool;
+}
+
+impl EqOrdered for Variant {
+    fn eq_ordered(&self, other: &Variant) -> bool {
+        Variant::eq_ordered(self, other)
+    }
+}
+
+impl EqOrdered for Dictionary {
+    fn eq_ordered(&self, other: &Dictionary) -> bool {
+        Dictionary::eq_ordered(self, other)
+    }
+}
+
+impl<T: EqOrdered> EqOrdered for [T] {
+    fn eq_ordered(&self, other: &[T]) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.eq_ordered(b))
+    }
+}
+
+impl<T: EqOrdered> EqOrdered for Vec<T> {
+    fn eq_ordered(&self, other: &Vec<T>) -> bool {
+        self[..].eq_ordered(&other[..])
+    }
+}
+
+impl<T: EqOrdered + ?Sized> EqOrdered for &T {
+    fn eq_ordered(&self, other: &Self) -> bool {
+        (**self).eq_ordered(*other)
+    }
+}
+
+/// `assert_eq!` by [`EqOrdered`]: the values must be equal with every Dictionary in the
+/// same order.
+macro_rules! assert_eq_ordered {
+    ($left:expr, $right:expr $(,)?) => {{
+        let (left, right) = (&$left, &$right);
+        assert!(
+            $crate::support::variant::EqOrdered::eq_ordered(left, right),
+            "assertion `left == right` (Dictionaries in order) failed\n  left: {left:?}\n right: {right:?}"
+        );
+    }};
+    ($left:expr, $right:expr, $($arg:tt)+) => {{
+        let (left, right) = (&$left, &$right);
+        assert!(
+            $crate::support::variant::EqOrdered::eq_ordered(left, right),
+            "assertion `left == right` (Dictionaries in order) failed: {}\n  left: {left:?}\n right: {right:?}",
+            format_args!($($arg)+)
+        );
+    }};
+}
+pub(crate) use assert_eq_ordered;
+
 /// Drops what a dialect's text cannot say: typed-container types outside Godot 4.
 pub fn without_container_types(v: &Variant) -> Variant {
     match v {
