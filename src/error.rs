@@ -3,6 +3,15 @@
 use crate::dialect::{Dialect, VariantType};
 use std::fmt;
 
+/// `Godot 3 (Dialect::Godot3) or Godot 2 (Dialect::Godot2)`.
+fn dialects(list: &[Dialect]) -> String {
+    let names: Vec<String> = list
+        .iter()
+        .map(|d| format!("{d} (Dialect::{d:?})"))
+        .collect();
+    names.join(" or ")
+}
+
 /// What went wrong. Match on it to tell hostile input from a bug in your own types.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -138,6 +147,28 @@ pub enum ErrorKind {
     /// A message from a `Serialize` or `Deserialize` implementation.
     #[error("{0}")]
     Custom(String),
+    /// The value does not decode cleanly in the configured dialect, but does in others:
+    /// the bytes are most likely another engine's. `error` is what the configured dialect
+    /// said; `decodes_as` lists the dialects that read the same bytes as exactly one value
+    /// (see `Config::dialects_that_decode`).
+    #[error(
+        "the value does not decode as {dialect} ({error}) but decodes cleanly as {}: read the \
+         file with that dialect's Config",
+        dialects(.decodes_as)
+    )]
+    WrongDialect {
+        /// The dialect that was configured.
+        dialect: Dialect,
+        /// What decoding in it said.
+        error: Box<ErrorKind>,
+        /// The dialects that decode the bytes cleanly.
+        decodes_as: Vec<Dialect>,
+    },
+    /// A save given to the Godot 3 → Godot 4 conversion is already Godot 4's; the text
+    /// says what showed it (its encrypted layout, or a value that decodes cleanly as
+    /// Godot 4 and not as Godot 3).
+    #[error("already a Godot 4 save: {0}; there is nothing to convert")]
+    AlreadyGodot4(String),
     /// An encrypted save (`GDEC`) did not decrypt with the key or password given: the MD5
     /// of the decrypted content differs from the one the file carries, which is the
     /// engine's only check. (A file damaged after it was written fails the same way.)

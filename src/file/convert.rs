@@ -117,7 +117,7 @@ pub struct Conversion {
 /// converted: on an error, it may hold part of a file.
 ///
 /// A save that is already Godot 4's is refused with an error that says so
-/// ([`ErrorKind::Custom`], "already a Godot 4 save"), before anything is written when its
+/// ([`ErrorKind::AlreadyGodot4`]), before anything is written when its
 /// container shows it (Godot 4's encrypted layout, AES-256-CFB), or at the first value
 /// that does not decode as Godot 3 but does as Godot 4 (a plain or compressed save, whose
 /// container is the same in both engines).
@@ -176,10 +176,8 @@ pub fn convert_godot3_to_godot4<R: Read, W: Write>(
         ..
     } = input_container
     {
-        return Err(ErrorKind::Custom(
-            "already a Godot 4 save: its encrypted layout is Godot 4's (AES-256-CFB with an \
-             IV); there is nothing to convert"
-                .into(),
+        return Err(ErrorKind::AlreadyGodot4(
+            "its encrypted layout is Godot 4's (AES-256-CFB with an IV)".into(),
         )
         .into());
     }
@@ -260,9 +258,8 @@ fn already_godot4<R: Read>(mut e: Error, reader: &Reader<R>, index: usize) -> Er
     {
         return e;
     }
-    *e.kind_mut() = ErrorKind::Custom(format!(
-        "already a Godot 4 save: value {index} decodes cleanly as Godot 4, not as Godot 3; \
-         there is nothing to convert"
+    *e.kind_mut() = ErrorKind::AlreadyGodot4(format!(
+        "value {index} decodes cleanly as Godot 4, not as Godot 3"
     ));
     e
 }

@@ -66,9 +66,8 @@ impl<R: Read> Source<R> {
 /// whatever engine wrote them.
 ///
 /// When a value does not decode cleanly in the reader's dialect but does in others (tried
-/// on the same frame), the error names them: an [`ErrorKind::Custom`] whose message
-/// holds the dialect's own error and the dialects to read the file with, at the same byte
-/// offset. A value that decodes in the reader's dialect and only fails to fit `T` keeps
+/// on the same frame), the error names them: an [`ErrorKind::WrongDialect`] holding the
+/// dialect's own error and the dialects to read the file with, at the same byte offset. A value that decodes in the reader's dialect and only fails to fit `T` keeps
 /// its own error.
 ///
 /// ```
@@ -283,18 +282,12 @@ impl<R: Read> Reader<R> {
         if others.is_empty() {
             return e;
         }
-        let names: Vec<String> = others
-            .iter()
-            .map(|d| format!("{d} (Dialect::{d:?})"))
-            .collect();
-        let message = format!(
-            "the value does not decode as {} ({}) but decodes cleanly as {}: read the file \
-             with that dialect's Config",
-            self.framing.config().dialect(),
-            e.kind(),
-            names.join(" or "),
-        );
-        *e.kind_mut() = ErrorKind::Custom(message);
+        let error = Box::new(std::mem::replace(e.kind_mut(), ErrorKind::UnexpectedEof));
+        *e.kind_mut() = ErrorKind::WrongDialect {
+            dialect: self.framing.config().dialect(),
+            error,
+            decodes_as: others,
+        };
         e
     }
 

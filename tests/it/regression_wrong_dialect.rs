@@ -85,7 +85,15 @@ fn framing_overrides_the_layout_and_the_error_names_godot3() {
         .framing(Framing::new(Config::default()).max_frame_len(ENGINE_MAX_FRAME_LEN));
     assert_eq!(reader.config().dialect(), Dialect::Godot4);
     let err = reader.read_value::<Variant>().unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Custom(_)), "{err:?}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::WrongDialect { dialect: Dialect::Godot4, error, decodes_as }
+                if matches!(**error, ErrorKind::TrailingBytes(192))
+                    && decodes_as == &[Dialect::Godot3]
+        ),
+        "{err:?}"
+    );
     assert_eq!(
         err.to_string(),
         "the value does not decode as Godot 4 (192 trailing bytes after the value) but \
@@ -152,6 +160,7 @@ fn convert_says_a_godot4_save_is_already_godot4() {
     let mut out = Vec::new();
     let options = ConvertOptions::new().key(Key::password("s3cret"));
     let err = convert_godot3_to_godot4(&bytes[..], &mut out, &options).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::AlreadyGodot4(_)), "{err:?}");
     assert_eq!(
         err.to_string(),
         "already a Godot 4 save: its encrypted layout is Godot 4's (AES-256-CFB with an IV); \
@@ -166,7 +175,7 @@ fn convert_says_a_godot4_save_is_already_godot4() {
         let bytes = read("godot4", name);
         let err =
             convert_godot3_to_godot4(&bytes[..], Vec::new(), &ConvertOptions::new()).unwrap_err();
-        assert!(matches!(err.kind(), ErrorKind::Custom(_)), "{err:?}");
+        assert!(matches!(err.kind(), ErrorKind::AlreadyGodot4(_)), "{err:?}");
         assert_eq!(
             err.kind().to_string(),
             format!(
