@@ -1,11 +1,11 @@
 //! Reading `store_var` values from a save of any kind.
 
+use super::format::{Container, Key, MAGIC_GCPF, MAGIC_GDEC};
 use super::gcpf::GcpfReader;
 use super::gdec::GdecReader;
-use super::{Container, Key, MAGIC_GCPF, MAGIC_GDEC};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
 use crate::framing::{Framing, ENGINE_MAX_FRAME_LEN, PREFIX_LEN};
-use crate::Config;
-use crate::{Error, ErrorKind, Result};
 use serde::de::DeserializeOwned;
 use std::io::{self, BufReader, Chain, Cursor, Read};
 use std::marker::PhantomData;
