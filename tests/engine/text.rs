@@ -2,9 +2,8 @@
 //! the engines' text from the golden files, are in `tests/it/text.rs`).
 
 use crate::support::engine::{godot3_trial, godot4_trial};
+use crate::support::godot::{self, Godot, Kind};
 use crate::support::godot3::{self, Godot3};
-use crate::support::godot4::{self, Godot4};
-use crate::support::run::RunResult;
 use crate::support::variant::{same, without_container_types};
 use godot_bin::*;
 use libtest_mimic::Trial;
@@ -16,13 +15,19 @@ pub fn trials() -> Vec<Trial> {
             "text::godot3_engine_prints_and_reads_our_text",
             godot3_engine_prints_and_reads_our_text,
         ),
+        // `var2str` of our packets holding NaNs and infinities is our Godot 3 text: `-nan`
+        // for a NaN with its sign bit set, `-nan.0` and `-inf.0` for such a FLOAT.
         godot3_trial(
             "text::godot3_prints_signed_nans_and_infinities_as_we_do",
-            godot3_prints_signed_nans_and_infinities_as_we_do,
+            |engine| engine_prints_special_floats_as_we_do(engine, "var2str(bytes2var", "-nan.0"),
         ),
+        // `var_to_str` of our packets holding NaNs and infinities is our Godot 4 text: `nan`
+        // whatever the sign, `inf_neg`.
         godot4_trial(
             "text::godot4_prints_signed_nans_and_infinities_as_we_do",
-            godot4_prints_signed_nans_and_infinities_as_we_do,
+            |engine| {
+                engine_prints_special_floats_as_we_do(engine, "var_to_str(bytes_to_var", "nan")
+            },
         ),
     ]
 }
@@ -53,38 +58,12 @@ fn special_floats() -> Vec<Variant> {
     ]
 }
 
-/// `var2str` of our packets holding NaNs and infinities is our Godot 3 text: `-nan` for
-/// a NaN with its sign bit set, `-nan.0` and `-inf.0` for such a FLOAT.
-fn godot3_prints_signed_nans_and_infinities_as_we_do(engine: &Godot3) {
-    engine_prints_special_floats_as_we_do(
-        Dialect::Godot3,
-        "var2str(bytes2var",
-        "-nan.0",
-        |body, files| godot3::run_script(engine, body, files),
-    );
-}
-
-/// `var_to_str` of our packets holding NaNs and infinities is our Godot 4 text: `nan`
-/// whatever the sign, `inf_neg`.
-fn godot4_prints_signed_nans_and_infinities_as_we_do(engine: &Godot4) {
-    engine_prints_special_floats_as_we_do(
-        Dialect::Godot4,
-        "var_to_str(bytes_to_var",
-        "nan",
-        |body, files| godot4::run_script(engine, body, files),
-    );
-}
-
-/// Has the engine (`run`) print each of [`special_floats`] from our packet with `print`
-/// (the engine's text call around its decode call, both opened: `"var2str(bytes2var"`),
-/// and compares every text with ours; the first value, a FLOAT NaN with its sign bit set,
-/// must print as `first`.
-fn engine_prints_special_floats_as_we_do(
-    dialect: Dialect,
-    print: &str,
-    first: &str,
-    run: impl FnOnce(&str, &[(&str, &[u8])]) -> RunResult,
-) {
+/// Has the engine print each of [`special_floats`] from our packet with `print` (the
+/// engine's text call around its decode call, both opened: `"var2str(bytes2var"`), and
+/// compares every text with ours; the first value, a FLOAT NaN with its sign bit set, must
+/// print as `first`.
+fn engine_prints_special_floats_as_we_do<K: Kind>(engine: &Godot<K>, print: &str, first: &str) {
+    let dialect = K::DIALECT;
     let cfg = Config::new(dialect);
     let values = special_floats();
     let mut body = String::new();
@@ -99,7 +78,7 @@ fn engine_prints_special_floats_as_we_do(
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    let res = run(&body, &file_refs);
+    let res = godot::run_script(engine, &body, &file_refs);
     res.assert_ok();
     for (i, v) in values.iter().enumerate() {
         assert_eq!(

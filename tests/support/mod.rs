@@ -5,6 +5,7 @@
 
 pub mod alloc;
 pub mod engine;
+pub mod godot;
 pub mod godot3;
 pub mod godot4;
 pub mod golden;
