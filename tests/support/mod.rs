@@ -10,5 +10,6 @@ pub mod godot3;
 pub mod godot4;
 pub mod golden;
 pub mod hex;
+pub mod packets;
 pub mod run;
 pub mod variant;
