@@ -65,11 +65,7 @@ impl Parser<'_> {
                 format!("{name} takes {N} numbers, found {}", nums.len()),
             ));
         }
-        let mut out = [0.0; N];
-        for (o, (n, _)) in out.iter_mut().zip(&nums) {
-            *o = n.as_f32();
-        }
-        Ok(out)
+        Ok(real_group(&nums))
     }
 
     /// Exactly `n` 32-bit integers for constructor `name`.
@@ -81,9 +77,14 @@ impl Parser<'_> {
                 format!("{name} takes {N} integers, found {}", nums.len()),
             ));
         }
+        self.int_group(&nums)
+    }
+
+    /// The first `N` numbers of `c` (with their offsets), as 32-bit integers.
+    fn int_group<const N: usize>(&self, c: &[(Number, usize)]) -> Result<[i32; N], ParseError> {
         let mut out = [0; N];
-        for (o, (n, pos)) in out.iter_mut().zip(&nums) {
-            *o = self.int32(*n, *pos)?;
+        for (o, (n, at)) in out.iter_mut().zip(c) {
+            *o = self.int32(*n, *at)?;
         }
         Ok(out)
     }
@@ -118,7 +119,6 @@ impl Parser<'_> {
 
     /// A value named by an identifier that holds no other value.
     pub(super) fn identifier(&mut self, id: &str, at: usize) -> Result<Variant, ParseError> {
-        let real = |c: &[(Number, usize)], i: usize| c[i].0.as_f32();
         Ok(match id {
             "true" => Variant::Bool(true),
             "false" => Variant::Bool(false),
@@ -251,7 +251,7 @@ impl Parser<'_> {
             }
             "PackedFloat32Array" | "PackedRealArray" | "PoolRealArray" | "FloatArray"
             | "RealArray" => {
-                let v = self.groups::<1, _>(id, at, |_, c| Ok(real(c, 0)))?;
+                let v = self.groups::<1, _>(id, at, |_, c| Ok(c[0].0.as_f32()))?;
                 Variant::PackedFloat32Array(PackedFloat32Array(v))
             }
             "PackedFloat64Array" => {
@@ -262,60 +262,51 @@ impl Parser<'_> {
                 Variant::PackedStringArray(PackedStringArray(self.strings()?))
             }
             "PackedVector2Array" | "PoolVector2Array" | "Vector2Array" => {
-                let v =
-                    self.groups::<2, _>(id, at, |_, c| Ok(Vector2::new(real(c, 0), real(c, 1))))?;
+                let v = self.groups::<2, _>(id, at, |_, c| {
+                    let [x, y] = real_group(c);
+                    Ok(Vector2::new(x, y))
+                })?;
                 Variant::PackedVector2Array(PackedVector2Array(v))
             }
             "PackedVector3Array" | "PoolVector3Array" | "Vector3Array" => {
                 let v = self.groups::<3, _>(id, at, |_, c| {
-                    Ok(Vector3::new(real(c, 0), real(c, 1), real(c, 2)))
+                    let [x, y, z] = real_group(c);
+                    Ok(Vector3::new(x, y, z))
                 })?;
                 Variant::PackedVector3Array(PackedVector3Array(v))
             }
             "PackedVector4Array" | "PoolVector4Array" | "Vector4Array" => {
                 let v = self.groups::<4, _>(id, at, |_, c| {
-                    Ok(Vector4::new(real(c, 0), real(c, 1), real(c, 2), real(c, 3)))
+                    let [x, y, z, w] = real_group(c);
+                    Ok(Vector4::new(x, y, z, w))
                 })?;
                 Variant::PackedVector4Array(PackedVector4Array(v))
             }
             "PackedColorArray" | "PoolColorArray" | "ColorArray" => {
                 let v = self.groups::<4, _>(id, at, |_, c| {
-                    Ok(Color::from_rgba(
-                        real(c, 0),
-                        real(c, 1),
-                        real(c, 2),
-                        real(c, 3),
-                    ))
+                    let [r, g, b, a] = real_group(c);
+                    Ok(Color::from_rgba(r, g, b, a))
                 })?;
                 Variant::PackedColorArray(PackedColorArray(v))
             }
             "PackedVector2iArray" | "PoolVector2iArray" => {
                 let v = self.groups::<2, _>(id, at, |p, c| {
-                    Ok(Vector2i::new(
-                        p.int32(c[0].0, c[0].1)?,
-                        p.int32(c[1].0, c[1].1)?,
-                    ))
+                    let [x, y] = p.int_group(c)?;
+                    Ok(Vector2i::new(x, y))
                 })?;
                 Variant::PackedVector2iArray(PackedVector2iArray(v))
             }
             "PackedVector3iArray" | "PoolVector3iArray" => {
                 let v = self.groups::<3, _>(id, at, |p, c| {
-                    Ok(Vector3i::new(
-                        p.int32(c[0].0, c[0].1)?,
-                        p.int32(c[1].0, c[1].1)?,
-                        p.int32(c[2].0, c[2].1)?,
-                    ))
+                    let [x, y, z] = p.int_group(c)?;
+                    Ok(Vector3i::new(x, y, z))
                 })?;
                 Variant::PackedVector3iArray(PackedVector3iArray(v))
             }
             "PackedVector4iArray" | "PoolVector4iArray" => {
                 let v = self.groups::<4, _>(id, at, |p, c| {
-                    Ok(Vector4i::new(
-                        p.int32(c[0].0, c[0].1)?,
-                        p.int32(c[1].0, c[1].1)?,
-                        p.int32(c[2].0, c[2].1)?,
-                        p.int32(c[3].0, c[3].1)?,
-                    ))
+                    let [x, y, z, w] = p.int_group(c)?;
+                    Ok(Vector4i::new(x, y, z, w))
                 })?;
                 Variant::PackedVector4iArray(PackedVector4iArray(v))
             }
@@ -359,6 +350,11 @@ impl Parser<'_> {
             _ => Err(p.expected("a string", &tok)),
         })
     }
+}
+
+/// The first `N` numbers of `c` as `real_t`s.
+fn real_group<const N: usize>(c: &[(Number, usize)]) -> [f32; N] {
+    std::array::from_fn(|i| c[i].0.as_f32())
 }
 
 fn basis_from(n: &[f32]) -> Basis {
