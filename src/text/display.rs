@@ -37,6 +37,10 @@ struct Style {
     /// Whether a FLOAT whose text is `-inf` or `-nan` gets the `.0` of other whole
     /// FLOATs (`-inf.0`): Godot 3's writer appends it to everything but `inf` and `nan`.
     signed_special_suffix: bool,
+    /// Whether a FLOAT prints through the engine's 32-bit `real_t` (Godot 3, Godot 2 and
+    /// Pandemonium: `rtosfix(real_t)`), so that a double beyond the `f32` range prints as
+    /// the infinity it becomes there. (The crate keeps the double's digits otherwise.)
+    float_through_real: bool,
     /// Whether C escapes include `\?` (the Godot 3 family).
     escape_question: bool,
     /// Whether typed arrays print as `Array[T]([...])` (Godot 4, Pandemonium 5).
@@ -59,6 +63,7 @@ impl Style {
                 _ => Specials::GODOT4,
             },
             signed_special_suffix: matches!(family, Dialect::Godot3 | Dialect::Godot2),
+            float_through_real: !godot4,
             escape_question: !godot4,
             typed_arrays: godot4 || dialect == Dialect::Pandemonium5,
         }
@@ -256,8 +261,13 @@ impl<W: Write> Writer<'_, W> {
             Variant::Nil => self.s("null"),
             Variant::Bool(b) => self.s(if *b { "true" } else { "false" }),
             Variant::Int(i) => write!(self.out, "{i}"),
-            Variant::Float(x) => {
-                let mut s = fmt_f64(*x, self.style.specials);
+            Variant::Float(value) => {
+                // A double beyond the f32 range is an infinity as a `real_t`.
+                let x = match *value as f32 {
+                    real if self.style.float_through_real && real.is_infinite() => f64::from(real),
+                    _ => *value,
+                };
+                let mut s = fmt_f64(x, self.style.specials);
                 let suffix = if x.is_finite() {
                     !s.contains(['.', 'e'])
                 } else {

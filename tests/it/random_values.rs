@@ -2,7 +2,7 @@
 //! without the engine on packets the engines made (`tests/data/random_values/`, made by
 //! Godot 4.4.1 and Godot 3.2.3 with the scripts beside them): the absolute empty NodePath
 //! (`NodePath("/")`) as each engine decodes it, Dictionary keys printed in each engine's
-//! order, and text past depth 100.
+//! order, a Godot 3 FLOAT beyond the `f32` range, and text past depth 100.
 
 use crate::support::{golden, hex};
 use godot_bin::{Config, Dialect, NodePath, Variant};
@@ -104,4 +104,25 @@ fn text_past_depth_100_is_printed_whole() {
     assert!(ours.len() > r.text.len());
     assert_eq!(ours.matches('[').count(), 52);
     assert_eq!(Variant::from_text(&ours).unwrap(), v);
+}
+
+#[test]
+fn a_float_beyond_f32_prints_as_godot3_prints_it() {
+    // Godot 3.2.3 prints a FLOAT through its 32-bit real_t: a double beyond the f32 range
+    // prints as the f32 infinity (`-inf.0`, `inf`), as for an f32 infinity.
+    let cfg = Config::new(Dialect::Godot3);
+    let r = row("godot3.tsv", "float_beyond_f32");
+    assert_eq!(hex::encode(&r.packet), "030001009c7500883ce437fe");
+    let v: Variant = cfg.from_slice(&r.packet).unwrap();
+    assert_eq!(v, Variant::Float(-1e300));
+    assert_eq!(r.text, "-inf.0");
+    assert_eq!(v.to_text(Dialect::Godot3), r.text);
+    // The value itself is kept: the packet and Godot 4 text still say the double.
+    assert_eq!(cfg.to_vec(&v).unwrap(), r.packet);
+    assert_eq!(v.to_text(Dialect::Godot4), "-1e+300");
+
+    let r = row("godot3.tsv", "floats_beyond_f32_in_array");
+    let v: Variant = cfg.from_slice(&r.packet).unwrap();
+    assert_eq!(r.text, "[ inf, -inf.0, inf, -inf.0, 2.5 ]");
+    assert_eq!(v.to_text(Dialect::Godot3), r.text);
 }
