@@ -37,10 +37,23 @@ use godot_bin::Config;
 use libtest_mimic::Trial;
 use std::time::{Duration, Instant};
 
-const GEN4: &str = include_str!("random_values/gen4.gd");
-const GEN3: &str = include_str!("random_values/gen3.gd");
-const CHECK4: &str = include_str!("random_values/check4.gd");
-const CHECK3: &str = include_str!("random_values/check3.gd");
+// Each script with the record writer they share appended.
+const GEN4: &str = concat!(
+    include_str!("random_values/gen4.gd"),
+    include_str!("random_values/record.gd")
+);
+const GEN3: &str = concat!(
+    include_str!("random_values/gen3.gd"),
+    include_str!("random_values/record.gd")
+);
+const CHECK4: &str = concat!(
+    include_str!("random_values/check4.gd"),
+    include_str!("random_values/record.gd")
+);
+const CHECK3: &str = concat!(
+    include_str!("random_values/check3.gd"),
+    include_str!("random_values/record.gd")
+);
 
 /// The seed CI runs.
 pub const DEFAULT_SEED: u64 = 16_2026_1123;

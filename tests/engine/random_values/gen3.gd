@@ -66,14 +66,7 @@ func emit(i, tag, packet):
 	var d = bytes2var(packet, full)
 	var again = var2bytes(d, full)
 	var text = var2str(d).to_utf8()
-	out.store_32(i)
-	out.store_8(tag | (16 if full else 0))
-	out.store_32(packet.size())
-	out.store_buffer(packet)
-	out.store_32(again.size())
-	out.store_buffer(again)
-	out.store_32(text.size())
-	out.store_buffer(text)
+	record(out, i, tag | (16 if full else 0), packet, again, text)
 
 # ---- numbers ----
 
