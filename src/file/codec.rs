@@ -6,7 +6,7 @@
 //! Zstandard and Brotli do; FastLZ checks its own bound).
 
 use super::fastlz;
-use super::Compression;
+use super::format::Compression;
 use flate2::{Decompress, FlushCompress, FlushDecompress, Status};
 use std::io::Read;
 

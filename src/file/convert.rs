@@ -1,15 +1,13 @@
 //! Moving a Godot 3 save to Godot 4.
 
-use super::gdec::Layout;
+use super::format::{random_iv, Compression, Container, Key, Layout};
 use super::reader::Reader;
 use super::renames::godot4_class;
 use super::writer::Writer;
-use super::{random_iv, Compression, Container, Key};
-use crate::Config;
-use crate::Variant;
-use crate::{Dialect, VariantType};
-use crate::{Dictionary, Object};
-use crate::{Error, ErrorKind, Result};
+use crate::config::Config;
+use crate::dialect::{Dialect, VariantType};
+use crate::error::{Error, ErrorKind, Result};
+use crate::variant::{Dictionary, Object, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};

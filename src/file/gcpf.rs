@@ -9,9 +9,9 @@
 //! is followed by an empty one, which is still compressed (to a few bytes) and stored.
 
 use super::codec::BlockCodec;
-use super::{Compression, MAGIC_GCPF};
-use crate::{Error, ErrorKind, Result};
-use std::io::{self, Read, Write};
+use super::format::{corrupt, drain_into, read_exact_at, Compression, MAGIC_GCPF};
+use crate::error::{Error, ErrorKind, Result};
+use std::io::{Read, Write};
 
 /// The block size the engine always writes.
 pub(crate) const ENGINE_BLOCK_SIZE: u32 = 4096;
@@ -30,16 +30,12 @@ impl Header {
     /// Parses the 12 bytes after the magic.
     pub(crate) fn parse(bytes: [u8; 12]) -> Result<Header> {
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        let mode = Compression::from_mode(word(0)).ok_or_else(|| {
-            Error::at(
-                ErrorKind::CorruptFile(format!("unknown compression mode {}", word(0))),
-                4,
-            )
-        })?;
+        let mode = Compression::from_mode(word(0))
+            .ok_or_else(|| corrupt(format!("unknown compression mode {}", word(0)), 4))?;
         let block_size = word(4);
         if block_size == 0 {
             // Godot 4 refuses it; Godot 3 would divide by zero.
-            return Err(Error::at(ErrorKind::CorruptFile("block size 0".into()), 8));
+            return Err(corrupt("block size 0".into(), 8));
         }
         Ok(Header {
             mode,
@@ -158,9 +154,7 @@ impl<R: Read> GcpfReader<R> {
         if buf.is_empty() || !self.fill()? {
             return Ok(0);
         }
-        let n = buf.len().min(self.block.len() - self.pos);
-        buf[..n].copy_from_slice(&self.block[self.pos..self.pos + n]);
-        self.pos += n;
+        let n = drain_into(&self.block, &mut self.pos, buf);
         self.produced += n as u64;
         Ok(n)
     }
@@ -175,26 +169,6 @@ impl<R: Read> GcpfReader<R> {
         self.pos = self.block.len();
         Ok(Some(&self.block[start..]))
     }
-}
-
-/// `read_exact` that reports a short read as [`ErrorKind::UnexpectedEof`] at `offset`
-/// plus the bytes that did arrive.
-pub(crate) fn read_exact_at(mut r: impl Read, buf: &mut [u8], offset: u64) -> Result<()> {
-    let mut got = 0;
-    while got < buf.len() {
-        match r.read(&mut buf[got..]) {
-            Ok(0) => {
-                return Err(Error::at(
-                    ErrorKind::UnexpectedEof,
-                    (offset + got as u64) as usize,
-                ))
-            }
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
 }
 
 /// Builds a compressed file: blocks are compressed as they fill, and the header, whose

@@ -12,8 +12,8 @@
 //! The MD5 is the only check the engine makes, so a wrong key shows only once the whole
 //! content is decrypted. Bytes after the padded content are not looked at.
 
-use super::{corrupt, Key, MAGIC_GDEC};
-use crate::{Error, ErrorKind, Result};
+use super::format::{corrupt, drain_into, read_exact_at, Key, Layout, MAGIC_GDEC};
+use crate::error::{Error, ErrorKind, Result};
 use aes::cipher::{
     BlockDecrypt, BlockDecryptMut, BlockEncrypt, BlockEncryptMut, KeyInit, KeyIvInit,
 };
@@ -28,28 +28,6 @@ const BLOCK: usize = 16;
 /// Content is decrypted this many bytes at a time when streaming.
 const CHUNK: usize = 64 * BLOCK;
 
-/// Which engine's layout an encrypted file has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Layout {
-    /// Godot 3.x (and Godot 2.1, Pandemonium): AES-256-ECB after a mode word of 1.
-    Godot3,
-    /// Godot 4.x: AES-256-CFB with the initial vector stored in the header.
-    Godot4 {
-        /// The initial vector the file was written with.
-        iv: [u8; 16],
-    },
-}
-
-impl Layout {
-    /// Header bytes before the encrypted content.
-    pub(crate) fn header_len(self) -> u64 {
-        match self {
-            Layout::Godot3 => 32,
-            Layout::Godot4 { .. } => 44,
-        }
-    }
-}
-
 /// What the header says, before any decryption.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Header {
@@ -63,13 +41,13 @@ impl Header {
     /// apart: 1 in Godot 3 files, the first MD5 bytes in Godot 4 files.
     pub(crate) fn read(mut r: impl Read) -> Result<Header> {
         let mut word = [0u8; 4];
-        super::gcpf::read_exact_at(&mut r, &mut word, 4)?;
+        read_exact_at(&mut r, &mut word, 4)?;
         let godot3 = u32::from_le_bytes(word) == 1;
         let mut md5 = [0u8; 16];
         let mut len = [0u8; 8];
         if godot3 {
-            super::gcpf::read_exact_at(&mut r, &mut md5, 8)?;
-            super::gcpf::read_exact_at(&mut r, &mut len, 24)?;
+            read_exact_at(&mut r, &mut md5, 8)?;
+            read_exact_at(&mut r, &mut len, 24)?;
             Ok(Header {
                 layout: Layout::Godot3,
                 md5,
@@ -77,10 +55,10 @@ impl Header {
             })
         } else {
             md5[..4].copy_from_slice(&word);
-            super::gcpf::read_exact_at(&mut r, &mut md5[4..], 8)?;
-            super::gcpf::read_exact_at(&mut r, &mut len, 20)?;
+            read_exact_at(&mut r, &mut md5[4..], 8)?;
+            read_exact_at(&mut r, &mut len, 20)?;
             let mut iv = [0u8; 16];
-            super::gcpf::read_exact_at(&mut r, &mut iv, 28)?;
+            read_exact_at(&mut r, &mut iv, 28)?;
             Ok(Header {
                 layout: Layout::Godot4 { iv },
                 md5,
@@ -215,7 +193,7 @@ impl<R: Read> GdecReader<R> {
         self.buf.clear();
         self.buf.resize(n, 0);
         let at = self.header.layout.header_len() + (self.produced_padded());
-        super::gcpf::read_exact_at(&mut self.inner, &mut self.buf, at).map_err(|e| {
+        read_exact_at(&mut self.inner, &mut self.buf, at).map_err(|e| {
             match e.kind() {
                 // Tell truncation apart from a bad key: the engine calls both corrupt.
                 ErrorKind::UnexpectedEof => Error::at(
@@ -264,9 +242,7 @@ impl<R: Read> GdecReader<R> {
         if out.is_empty() || !self.fill()? {
             return Ok(0);
         }
-        let n = out.len().min(self.buf.len() - self.pos);
-        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
-        self.pos += n;
+        let n = drain_into(&self.buf, &mut self.pos, out);
         self.produced += n as u64;
         Ok(n)
     }

@@ -70,10 +70,14 @@
 //! encrypted file's announced length must fit in the file. A damaged container is
 //! [`ErrorKind::CorruptFile`] (or [`ErrorKind::UnexpectedEof`] where the file ends
 //! early), with the file offset where it was found.
+//!
+//! [`ErrorKind::CorruptFile`]: crate::error::ErrorKind::CorruptFile
+//! [`ErrorKind::UnexpectedEof`]: crate::error::ErrorKind::UnexpectedEof
 
 mod codec;
 mod convert;
 mod fastlz;
+mod format;
 mod gcpf;
 mod gdec;
 mod reader;
@@ -81,217 +85,13 @@ mod renames;
 mod writer;
 
 pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Issue, Target};
-pub use gdec::Layout;
+pub use format::{Compression, Container, Key, Layout};
 pub use reader::{Reader, Values};
 pub use writer::Writer;
 
-use crate::Dialect;
-use crate::{Error, ErrorKind, Result};
-use md5::{Digest, Md5};
-use std::fmt;
-
-pub(crate) const MAGIC_GDEC: &[u8; 4] = b"GDEC";
-pub(crate) const MAGIC_GCPF: &[u8; 4] = b"GCPF";
-
-pub(crate) fn corrupt(why: String, offset: usize) -> Error {
-    Error::at(ErrorKind::CorruptFile(why), offset)
-}
-
-/// The 32-byte AES-256 key of an encrypted file.
-///
-/// The engine takes a key as given (`open_encrypted`), or makes one from a password
-/// (`open_encrypted_with_pass`): the lowercase hexadecimal MD5 of the password's UTF-8,
-/// whose 32 ASCII characters are the key's bytes.
-///
-/// ```
-/// use godot_bin::file::Key;
-/// // The MD5 of "s3cret" is 33e1b232...: those hex digits, as text, are the key.
-/// let key = Key::password("s3cret");
-/// assert_eq!(&key.as_bytes()[..8], b"33e1b232");
-/// let raw = Key::from_hex("062b50759abfe4092e53789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81");
-/// assert_eq!(raw.map(|k| k.as_bytes()[..2].to_vec()), Some(vec![0x06, 0x2b]));
-/// ```
-#[derive(Clone, PartialEq, Eq)]
-pub struct Key([u8; 32]);
-
-impl Key {
-    /// The key the engine derives from `password` (`open_encrypted_with_pass`,
-    /// `ConfigFile.save_encrypted_pass`).
-    pub fn password(password: &str) -> Key {
-        let digest = Md5::digest(password.as_bytes());
-        let mut key = [0u8; 32];
-        for (pair, byte) in key.chunks_exact_mut(2).zip(digest.iter()) {
-            pair[0] = HEX[usize::from(byte >> 4)];
-            pair[1] = HEX[usize::from(byte & 15)];
-        }
-        Key(key)
-    }
-
-    /// A key given as its 32 bytes (`open_encrypted(path, mode, key)`).
-    pub fn bytes(key: [u8; 32]) -> Key {
-        Key(key)
-    }
-
-    /// A key written as 64 hexadecimal digits; `None` for anything else.
-    pub fn from_hex(hex: &str) -> Option<Key> {
-        let hex = hex.as_bytes();
-        if hex.len() != 64 {
-            return None;
-        }
-        let mut key = [0u8; 32];
-        for (byte, pair) in key.iter_mut().zip(hex.chunks_exact(2)) {
-            let digit = |c: u8| (c as char).to_digit(16);
-            *byte = (digit(pair[0])? << 4 | digit(pair[1])?) as u8;
-        }
-        Some(Key(key))
-    }
-
-    /// The key's bytes.
-    pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.0
-    }
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-impl fmt::Debug for Key {
-    /// Never prints the key itself.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Key(..)")
-    }
-}
-
-/// How a compressed file compresses its blocks: the engine's `CompressionMode`, whose
-/// number the file stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Compression {
-    /// FastLZ (mode 0), GDScript's default for `open_compressed`.
-    FastLz,
-    /// Deflate in a zlib wrapper (mode 1).
-    Deflate,
-    /// Zstandard (mode 2).
-    Zstd,
-    /// gzip (mode 3).
-    Gzip,
-    /// Brotli (mode 4, Godot 4 only). The engine reads it and cannot write it; so it is
-    /// here: [`compress`] and [`Writer::compressed`] refuse it.
-    Brotli,
-}
-
-impl Compression {
-    /// Every mode, in the order of their numbers.
-    pub const ALL: [Compression; 5] = [
-        Compression::FastLz,
-        Compression::Deflate,
-        Compression::Zstd,
-        Compression::Gzip,
-        Compression::Brotli,
-    ];
-
-    /// The number the file stores for this mode.
-    pub fn mode(self) -> u32 {
-        self as u32
-    }
-
-    /// The mode a file's number names, if any.
-    pub fn from_mode(mode: u32) -> Option<Compression> {
-        Compression::ALL.get(usize::try_from(mode).ok()?).copied()
-    }
-}
-
-impl fmt::Display for Compression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Compression::FastLz => "FastLZ",
-            Compression::Deflate => "Deflate",
-            Compression::Zstd => "Zstd",
-            Compression::Gzip => "gzip",
-            Compression::Brotli => "Brotli",
-        })
-    }
-}
-
-/// What wraps a file's content, as found in its first bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Container {
-    /// No wrapper: the content is the file.
-    Plain,
-    /// `GDEC`: encrypted.
-    Encrypted {
-        /// Which engine's layout.
-        layout: Layout,
-        /// The content's length, as the header gives it.
-        content_len: u64,
-    },
-    /// `GCPF`: compressed.
-    Compressed {
-        /// How the blocks are compressed.
-        compression: Compression,
-        /// The block size (4096 from the engine's scripts).
-        block_size: u32,
-        /// The content's length, as the header gives it.
-        content_len: u64,
-    },
-}
-
-impl fmt::Display for Container {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Container::Plain => f.write_str("plain (no GDEC or GCPF wrapper)"),
-            Container::Encrypted {
-                layout: Layout::Godot3,
-                content_len,
-            } => write!(
-                f,
-                "encrypted (GDEC, Godot 3 layout: AES-256-ECB), {content_len} bytes of content"
-            ),
-            Container::Encrypted {
-                layout: Layout::Godot4 { iv },
-                content_len,
-            } => {
-                write!(f, "encrypted (GDEC, Godot 4 layout: AES-256-CFB, IV ")?;
-                for b in iv {
-                    write!(f, "{b:02x}")?;
-                }
-                write!(f, "), {content_len} bytes of content")
-            }
-            Container::Compressed {
-                compression,
-                block_size,
-                content_len,
-            } => write!(
-                f,
-                "compressed (GCPF, {compression}, blocks of {block_size} bytes), \
-                 {content_len} bytes of content"
-            ),
-        }
-    }
-}
-
-/// The encrypted layout each dialect's engine writes: Godot 4's for Godot 4, and the
-/// ECB one for the engines whose file wrapper is Godot 3's code (Godot 2.1 and
-/// Pandemonium kept it unchanged).
-fn layout_for(dialect: Dialect, iv: [u8; 16]) -> Layout {
-    match dialect {
-        Dialect::Godot4 => Layout::Godot4 { iv },
-        Dialect::Godot3
-        | Dialect::Godot2
-        | Dialect::Pandemonium
-        | Dialect::Pandemonium37
-        | Dialect::Pandemonium5 => Layout::Godot3,
-    }
-}
-
-/// A fresh random initial vector, as the engine makes one for each Godot 4 file.
-fn random_iv() -> Result<[u8; 16]> {
-    let mut iv = [0u8; 16];
-    getrandom::fill(&mut iv).map_err(|e| {
-        Error::from(ErrorKind::Io(std::io::Error::other(format!(
-            "no random initial vector: {e}"
-        ))))
-    })?;
-    Ok(iv)
-}
+use crate::dialect::Dialect;
+use crate::error::Result;
+use format::{corrupt, layout_for, random_iv, MAGIC_GCPF};
 
 /// The content of an encrypted file (`GDEC`) of either engine's layout.
 ///
@@ -299,6 +99,9 @@ fn random_iv() -> Result<[u8; 16]> {
 /// the one the file carries (the engine's only check). A file that is too short for the
 /// length its header gives is [`ErrorKind::CorruptFile`], found before anything is
 /// allocated for it.
+///
+/// [`ErrorKind::CorruptFile`]: crate::error::ErrorKind::CorruptFile
+/// [`ErrorKind::WrongKey`]: crate::error::ErrorKind::WrongKey
 pub fn decrypt(file: &[u8], key: &Key) -> Result<Vec<u8>> {
     gdec::decrypt(file, key)
 }
@@ -336,6 +139,9 @@ fn encrypt_layout(content: &[u8], key: &Key, layout: Layout) -> Result<Vec<u8>> 
 /// file, or a block that decodes to more or fewer bytes than its share is
 /// [`ErrorKind::CorruptFile`] or [`ErrorKind::UnexpectedEof`]; the output grows only with
 /// bytes that really decompress.
+///
+/// [`ErrorKind::CorruptFile`]: crate::error::ErrorKind::CorruptFile
+/// [`ErrorKind::UnexpectedEof`]: crate::error::ErrorKind::UnexpectedEof
 pub fn decompress(file: &[u8]) -> Result<Vec<u8>> {
     if file.get(..4) != Some(MAGIC_GCPF) {
         return Err(corrupt("no GCPF magic: not a compressed file".into(), 0));
@@ -352,6 +158,8 @@ pub fn decompress(file: &[u8]) -> Result<Vec<u8>> {
 /// of 4096 bytes. FastLZ, Deflate, gzip and (for Godot 4's Zstandard 1.5) Zstd give the
 /// engine's bytes exactly. [`Compression::Brotli`] is [`ErrorKind::Unsupported`]: no
 /// engine writes it.
+///
+/// [`ErrorKind::Unsupported`]: crate::error::ErrorKind::Unsupported
 pub fn compress(content: &[u8], compression: Compression) -> Result<Vec<u8>> {
     let mut w = gcpf::GcpfWriter::new(compression)?;
     w.write_content(content)?;

@@ -1,11 +1,13 @@
 //! Reading `store_var` values from a save of any kind.
 
+use super::format::{Container, Key, Layout, MAGIC_GCPF, MAGIC_GDEC};
 use super::gcpf::GcpfReader;
-use super::gdec::{GdecReader, Layout};
-use super::{Container, Key, MAGIC_GCPF, MAGIC_GDEC};
+use super::gdec::GdecReader;
+use crate::config::Config;
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind, Result};
 use crate::framing::{Framing, ENGINE_MAX_FRAME_LEN, PREFIX_LEN};
-use crate::{Config, Dialect, Variant};
-use crate::{Error, ErrorKind, Result};
+use crate::variant::Variant;
 use serde::de::DeserializeOwned;
 use std::io::{self, BufReader, Chain, Cursor, Read};
 use std::marker::PhantomData;

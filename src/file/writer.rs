@@ -1,12 +1,12 @@
 //! Writing `store_var` values into a save of any kind.
 
+use super::format::{layout_for, random_iv, Compression, Key, Layout};
 use super::gcpf::GcpfWriter;
-use super::gdec::{GdecWriter, Layout};
-use super::{layout_for, random_iv, Compression, Key};
+use super::gdec::GdecWriter;
+use crate::config::Config;
+use crate::dialect::Dialect;
+use crate::error::Result;
 use crate::framing::{Framing, ENGINE_MAX_FRAME_LEN};
-use crate::Config;
-use crate::Dialect;
-use crate::Result;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -88,7 +88,7 @@ impl<W: Write> Writer<W> {
     }
 
     /// A compressed save (`open_compressed(path, WRITE, mode)`), in blocks of 4096 bytes.
-    /// [`Compression::Brotli`] is [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported).
+    /// [`Compression::Brotli`] is [`ErrorKind::Unsupported`](crate::error::ErrorKind::Unsupported).
     pub fn compressed(out: W, compression: Compression, cfg: &Config) -> Result<Self> {
         let sink = Sink::Compressed(Box::new(GcpfWriter::new(compression)?));
         Ok(Self::with_sink(out, sink, cfg))

@@ -37,6 +37,10 @@ struct Style {
     /// Whether a FLOAT whose text is `-inf` or `-nan` gets the `.0` of other whole
     /// FLOATs (`-inf.0`): Godot 3's writer appends it to everything but `inf` and `nan`.
     signed_special_suffix: bool,
+    /// Whether a FLOAT prints through the engine's 32-bit `real_t` (Godot 3, Godot 2 and
+    /// Pandemonium: `rtosfix(real_t)`), so that a double beyond the `f32` range prints as
+    /// the infinity it becomes there. (The crate keeps the double's digits otherwise.)
+    float_through_real: bool,
     /// Whether C escapes include `\?` (the Godot 3 family).
     escape_question: bool,
     /// Whether typed arrays print as `Array[T]([...])` (Godot 4, Pandemonium 5).
@@ -59,6 +63,7 @@ impl Style {
                 _ => Specials::GODOT4,
             },
             signed_special_suffix: matches!(family, Dialect::Godot3 | Dialect::Godot2),
+            float_through_real: !godot4,
             escape_question: !godot4,
             typed_arrays: godot4 || dialect == Dialect::Pandemonium5,
         }
@@ -250,14 +255,19 @@ impl<W: Write> Writer<'_, W> {
 
     /// Writes a value that holds no other value.
     fn value(&mut self, v: &Variant) -> fmt::Result {
-        use Num::{Int, F32, F64};
+        use Num::{F32, F64};
         use VariantType as T;
         match v {
             Variant::Nil => self.s("null"),
             Variant::Bool(b) => self.s(if *b { "true" } else { "false" }),
             Variant::Int(i) => write!(self.out, "{i}"),
-            Variant::Float(x) => {
-                let mut s = fmt_f64(*x, self.style.specials);
+            Variant::Float(value) => {
+                // A double beyond the f32 range is an infinity as a `real_t`.
+                let x = match *value as f32 {
+                    real if self.style.float_through_real && real.is_infinite() => f64::from(real),
+                    _ => *value,
+                };
+                let mut s = fmt_f64(x, self.style.specials);
                 let suffix = if x.is_finite() {
                     !s.contains(['.', 'e'])
                 } else {
@@ -274,51 +284,23 @@ impl<W: Write> Writer<'_, W> {
                 self.s("\"")
             }
             Variant::Vector2(v) => self.ctor(T::Vector2, &[F32(v.x), F32(v.y)]),
-            Variant::Vector2i(v) => self.ctor(T::Vector2i, &[Int(v.x.into()), Int(v.y.into())]),
-            Variant::Rect2(r) => self.ctor(
-                T::Rect2,
-                &[
-                    F32(r.position.x),
-                    F32(r.position.y),
-                    F32(r.size.x),
-                    F32(r.size.y),
-                ],
-            ),
-            Variant::Rect2i(r) => self.ctor(
-                T::Rect2i,
-                &[
-                    Int(r.position.x.into()),
-                    Int(r.position.y.into()),
-                    Int(r.size.x.into()),
-                    Int(r.size.y.into()),
-                ],
-            ),
+            Variant::Vector2i(v) => self.ctor(T::Vector2i, &ints([v.x, v.y])),
+            Variant::Rect2(r) => {
+                let (p, s) = (r.position, r.size);
+                self.ctor(T::Rect2, &reals([p.x, p.y, s.x, s.y]))
+            }
+            Variant::Rect2i(r) => {
+                let (p, s) = (r.position, r.size);
+                self.ctor(T::Rect2i, &ints([p.x, p.y, s.x, s.y]))
+            }
             Variant::Vector3(v) => self.ctor(T::Vector3, &v3(v)),
-            Variant::Vector3i(v) => self.ctor(
-                T::Vector3i,
-                &[Int(v.x.into()), Int(v.y.into()), Int(v.z.into())],
-            ),
-            Variant::Transform2D(t) => self.ctor(
-                T::Transform2D,
-                &[
-                    F32(t.x.x),
-                    F32(t.x.y),
-                    F32(t.y.x),
-                    F32(t.y.y),
-                    F32(t.origin.x),
-                    F32(t.origin.y),
-                ],
-            ),
+            Variant::Vector3i(v) => self.ctor(T::Vector3i, &ints([v.x, v.y, v.z])),
+            Variant::Transform2D(t) => {
+                let (x, y, o) = (t.x, t.y, t.origin);
+                self.ctor(T::Transform2D, &reals([x.x, x.y, y.x, y.y, o.x, o.y]))
+            }
             Variant::Vector4(v) => self.ctor(T::Vector4, &v4(v)),
-            Variant::Vector4i(v) => self.ctor(
-                T::Vector4i,
-                &[
-                    Int(v.x.into()),
-                    Int(v.y.into()),
-                    Int(v.z.into()),
-                    Int(v.w.into()),
-                ],
-            ),
+            Variant::Vector4i(v) => self.ctor(T::Vector4i, &ints([v.x, v.y, v.z, v.w])),
             Variant::Plane(p) => self.ctor(
                 T::Plane,
                 &[F32(p.normal.x), F32(p.normal.y), F32(p.normal.z), F32(p.d)],
@@ -413,18 +395,13 @@ impl<W: Write> Writer<'_, W> {
                 self.packed(T::PackedVector4Array, a, |w, v| w.num_list(&v4(v)))
             }
             Variant::PackedVector2iArray(a) => self.packed(T::PackedVector2iArray, a, |w, v| {
-                w.num_list(&[Int(v.x.into()), Int(v.y.into())])
+                w.num_list(&ints([v.x, v.y]))
             }),
             Variant::PackedVector3iArray(a) => self.packed(T::PackedVector3iArray, a, |w, v| {
-                w.num_list(&[Int(v.x.into()), Int(v.y.into()), Int(v.z.into())])
+                w.num_list(&ints([v.x, v.y, v.z]))
             }),
             Variant::PackedVector4iArray(a) => self.packed(T::PackedVector4iArray, a, |w, v| {
-                w.num_list(&[
-                    Int(v.x.into()),
-                    Int(v.y.into()),
-                    Int(v.z.into()),
-                    Int(v.w.into()),
-                ])
+                w.num_list(&ints([v.x, v.y, v.z, v.w]))
             }),
         }
     }
@@ -501,6 +478,16 @@ impl<W: Write> Writer<'_, W> {
             }
         }
     }
+}
+
+/// `real_t` components as constructor arguments.
+fn reals<const N: usize>(v: [f32; N]) -> [Num; N] {
+    v.map(Num::F32)
+}
+
+/// Integer components as constructor arguments.
+fn ints<const N: usize>(v: [i32; N]) -> [Num; N] {
+    v.map(|x| Num::Int(x.into()))
 }
 
 fn v3(v: &Vector3) -> [Num; 3] {

@@ -87,17 +87,22 @@
 //!   does this crate (Godot 3.2.3's own `str2var` reads all four as the int 0; this
 //!   crate's parser reads them back);
 //! * `-0.0` keeps its sign (`-0.0`, `-0`), where the engines print `0`;
-//! * Godot 3 and Pandemonium print a FLOAT through their 32-bit `real_t` (a FLOAT `1e300`
-//!   prints as `inf` there); this crate prints the double's own digits in every dialect.
+//! * Godot 3 and Pandemonium (and Godot 2) print a FLOAT through their 32-bit `real_t`:
+//!   this crate prints the double's own digits in every dialect, except that a FLOAT
+//!   beyond the `f32` range prints there as the infinity it becomes, as those engines print
+//!   it (`1e300` as `inf`, `-1e300` as `-inf.0` in Godot 3 and `inf_neg` in Pandemonium;
+//!   `1e+300` in Godot 4 text).
 //!
 //! Every value from a packet therefore survives Variant → text → Variant unchanged (NaN
 //! payloads aside), except what the engines' text cannot say: an RID in Godot 3 and
-//! Pandemonium text, the contents of a Callable or Signal, an object id 0 (read back as
-//! `null`), typed-container types in engines without them, and the device and event
-//! details of a Godot 2 `InputEvent`. Where every float has 6 or fewer significant digits
-//! (and, in Godot 3 and Pandemonium, a FLOAT fits in an `f32`), the text is the engine's
-//! own, character for character: that holds for 161 of the 167 engine-made golden rows
-//! (the rest are rounded floats, and two rows whose packet is not the printed value).
+//! Pandemonium text, a FLOAT beyond the `f32` range in Godot 3, Godot 2 and Pandemonium
+//! text (read back as an infinity), the contents of a Callable or Signal, an object id 0
+//! (read back as `null`), typed-container types in engines without them, and the device and
+//! event details of a Godot 2 `InputEvent`. Where every float has 6 or fewer significant
+//! digits (and, in Godot 3 and Pandemonium, a FLOAT is an `f32` or beyond the `f32`
+//! range), the text is the engine's own, character for character: that holds for 162 of
+//! the 167 engine-made golden rows (the rest are rounded floats, and two rows whose packet
+//! is not the printed value).
 //!
 //! # Parsing
 //!

@@ -19,13 +19,15 @@
 //!   RID and Array (element by element, then length); Godot 3 for bool, int, float, String,
 //!   Vector2 and Vector3 (components "equal" when within 0.00001 of each other, relative to
 //!   the first's size: `is_equal_approx`), Array (by its own rule, below) and the pool
-//!   arrays.
+//!   arrays (by theirs, below; a `PoolVector2Array` is compared as if its floats were
+//!   `Vector3`s, as Godot 3's operator table has it).
 //!
 //! Two orders cannot be reproduced, since the engine compares memory addresses there:
 //! StringName keys inside Array keys in Godot 4, and object keys in Godot 3. They are
 //! ordered by text and left in place.
 
 use crate::dialect::Dialect;
+use crate::types::math::{Vector2, Vector3};
 use crate::variant::Variant;
 
 /// The order the engine prints `keys` in, as indices into `keys`.
@@ -106,6 +108,16 @@ fn variant_less(a: &Variant, b: &Variant, dialect: Dialect) -> bool {
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) if !godot4 => pool_less(x, y),
         (V::PackedStringArray(x), V::PackedStringArray(y)) if !godot4 => pool_less(x, y),
         (V::PackedColorArray(x), V::PackedColorArray(y)) if !godot4 => pool_less(x, y),
+        (V::PackedVector3Array(x), V::PackedVector3Array(y)) if !godot4 => {
+            let xyz = |v: &Vector3| [v.x, v.y, v.z];
+            pool_less(
+                &x.iter().map(xyz).collect::<Vec<_>>(),
+                &y.iter().map(xyz).collect::<Vec<_>>(),
+            )
+        }
+        (V::PackedVector2Array(x), V::PackedVector2Array(y)) if !godot4 => {
+            pool_less(&as_vector3s(x), &as_vector3s(y))
+        }
         _ => false,
     }
 }
@@ -140,12 +152,22 @@ fn equal_approx(a: f32, b: f32) -> bool {
 }
 
 /// Godot 3's pool-array `<`: true when `a` is shorter, else true when any element differs
-/// (the engine reads past the end of a shorter `b`: taken as differing).
+/// (`!=`: a float component differs from NaN and equals its other-signed zero). For an
+/// `i` past the end of a shorter `b`, the engine reads `b[i]` from beyond the array (an
+/// empty `b` has no memory at all, and the engine crashes there): taken as differing.
 fn pool_less<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     if a.len() < b.len() {
         return true;
     }
     a.iter().enumerate().any(|(i, x)| b.get(i) != Some(x))
+}
+
+/// A `PoolVector2Array` as Godot 3's `<` sees it: its operator table reads the array as a
+/// `PoolVector<Vector3>`, so the elements are the floats taken three at a time and there
+/// are `2 * len / 3` of them (the array's size in bytes over 12).
+fn as_vector3s(v: &[Vector2]) -> Vec<[f32; 3]> {
+    let floats: Vec<f32> = v.iter().flat_map(|p| [p.x, p.y]).collect();
+    floats.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
 }
 
 /// The engine's `SortArray` over indices, with its debug build's guards (the engines the

@@ -48,6 +48,7 @@ use crate::support::{godot3, godot4, golden, hex};
 use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot3::Godot3;
 use crate::support::godot4::Godot4;
+use crate::support::packets::XorShift;
 use crate::support::run::RunResult;
 use godot_bin::{Config, Dialect, ErrorKind, Variant};
 use libtest_mimic::Trial;
@@ -248,23 +249,6 @@ enum Exception {
     Utf16Text,
     /// Godot 4: the class of an object-typed container, written as `EncodedObjectAsID`.
     ObjectTypedClass,
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Words that make interesting counts, lengths and flags.

@@ -4,6 +4,7 @@
 //! converted by the crate opens in Godot 4.
 
 use crate::support::engine::{godot3_trial, godot4_trial};
+use crate::support::godot::{self, Godot, Kind};
 use crate::support::godot3::{self, Godot3};
 use crate::support::godot4::{self, Godot4};
 use crate::support::variant::assert_eq_ordered;
@@ -204,58 +205,78 @@ fn check_read_back(files: &[(String, Vec<u8>)], dialect: Dialect, read: impl Fn(
 }
 
 fn godot4_reads_the_saves_we_write(engine: &Godot4) {
-    let files = our_files(Dialect::Godot4, &Compression::ALL);
-    let names: Vec<String> = files.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-    let mut inputs: Vec<(String, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (format!("{n}.bin"), &b[..]))
-        .collect();
-    inputs.push(("key.raw".into(), &KEY));
-    let inputs: Vec<(&str, &[u8])> = inputs.iter().map(|(n, b)| (n.as_str(), *b)).collect();
-    let body = format!(
-        r#"
-        var key = read_bytes("key.raw")
-        for n in [{}]:
-            var f
-            if n == "p":
-                f = FileAccess.open_encrypted_with_pass(n + ".bin", FileAccess.READ, "{PASSWORD}")
-            elif n.begins_with("k"):
-                f = FileAccess.open_encrypted(n + ".bin", FileAccess.READ, key)
-            else:
-                f = FileAccess.open_compressed(n + ".bin", FileAccess.READ, int(n.substr(1, 1)))
-            if f == null:
-                print("FAILED ", n, " ", FileAccess.get_open_error())
-                continue
-            if n.begins_with("r"):
-                write_bytes(n + ".out", f.get_buffer(f.get_length()))
-            else:
-                var out = FileAccess.open(n + ".out", FileAccess.WRITE)
-                while f.get_position() < f.get_length():
-                    out.store_var(f.get_var(true), true)
-                out.close()
-            print("READ ", n)
-        "#,
-        names.join(", ")
-    );
-    let res = godot4::run_script(engine, &body, &inputs);
-    res.assert_ok();
-    assert!(
-        res.lines_with_prefix("FAILED").is_empty(),
-        "{}",
-        res.describe()
-    );
-    assert_eq!(
-        res.lines_with_prefix("READ").len(),
-        files.len(),
-        "{}",
-        res.describe()
-    );
-    check_read_back(&files, Dialect::Godot4, |n| res.read_file(n));
+    engine_reads_the_saves_we_write(engine, &Compression::ALL, |names| {
+        format!(
+            r#"
+            var key = read_bytes("key.raw")
+            for n in [{names}]:
+                var f
+                if n == "p":
+                    f = FileAccess.open_encrypted_with_pass(n + ".bin", FileAccess.READ, "{PASSWORD}")
+                elif n.begins_with("k"):
+                    f = FileAccess.open_encrypted(n + ".bin", FileAccess.READ, key)
+                else:
+                    f = FileAccess.open_compressed(n + ".bin", FileAccess.READ, int(n.substr(1, 1)))
+                if f == null:
+                    print("FAILED ", n, " ", FileAccess.get_open_error())
+                    continue
+                if n.begins_with("r"):
+                    write_bytes(n + ".out", f.get_buffer(f.get_length()))
+                else:
+                    var out = FileAccess.open(n + ".out", FileAccess.WRITE)
+                    while f.get_position() < f.get_length():
+                        out.store_var(f.get_var(true), true)
+                    out.close()
+                print("READ ", n)
+            "#
+        )
+    });
 }
 
 fn godot3_reads_the_saves_we_write(engine: &Godot3) {
     let modes = &Compression::ALL[..4]; // Brotli is Godot 4's
-    let files = our_files(Dialect::Godot3, modes);
+    engine_reads_the_saves_we_write(engine, modes, |names| {
+        format!(
+            r#"
+            var key = read_bytes("key.raw")
+            for n in [{names}]:
+                var f = File.new()
+                var err
+                if n == "p":
+                    err = f.open_encrypted_with_pass(n + ".bin", File.READ, "{PASSWORD}")
+                elif n.begins_with("k"):
+                    err = f.open_encrypted(n + ".bin", File.READ, key)
+                else:
+                    err = f.open_compressed(n + ".bin", File.READ, int(n.substr(1, 1)))
+                if err != OK:
+                    print("FAILED ", n, " ", err)
+                    continue
+                if n.begins_with("r"):
+                    write_bytes(n + ".out", f.get_buffer(f.get_len()))
+                else:
+                    var out = File.new()
+                    out.open(n + ".out", File.WRITE)
+                    while f.get_position() < f.get_len():
+                        out.store_var(f.get_var(true), true)
+                    out.close()
+                f.close()
+                print("READ ", n)
+            "#
+        )
+    });
+}
+
+/// Has the engine open each of our files (`our_files` in `K`'s dialect, compressed in
+/// `modes`) and store the values it reads from it into `<name>.out`, which must hold
+/// them all: `body` is the engine's GDScript for the list of quoted names it is given,
+/// printing `READ <name>` for each file read and `FAILED <name> ...` for each it cannot
+/// open.
+fn engine_reads_the_saves_we_write<K: Kind>(
+    engine: &Godot<K>,
+    modes: &[Compression],
+    body: impl Fn(&str) -> String,
+) {
+    let files = our_files(K::DIALECT, modes);
     let names: Vec<String> = files.iter().map(|(n, _)| format!("\"{n}\"")).collect();
     let mut inputs: Vec<(String, &[u8])> = files
         .iter()
@@ -263,35 +284,7 @@ fn godot3_reads_the_saves_we_write(engine: &Godot3) {
         .collect();
     inputs.push(("key.raw".into(), &KEY));
     let inputs: Vec<(&str, &[u8])> = inputs.iter().map(|(n, b)| (n.as_str(), *b)).collect();
-    let body = format!(
-        r#"
-        var key = read_bytes("key.raw")
-        for n in [{}]:
-            var f = File.new()
-            var err
-            if n == "p":
-                err = f.open_encrypted_with_pass(n + ".bin", File.READ, "{PASSWORD}")
-            elif n.begins_with("k"):
-                err = f.open_encrypted(n + ".bin", File.READ, key)
-            else:
-                err = f.open_compressed(n + ".bin", File.READ, int(n.substr(1, 1)))
-            if err != OK:
-                print("FAILED ", n, " ", err)
-                continue
-            if n.begins_with("r"):
-                write_bytes(n + ".out", f.get_buffer(f.get_len()))
-            else:
-                var out = File.new()
-                out.open(n + ".out", File.WRITE)
-                while f.get_position() < f.get_len():
-                    out.store_var(f.get_var(true), true)
-                out.close()
-            f.close()
-            print("READ ", n)
-        "#,
-        names.join(", ")
-    );
-    let res = godot3::run_script(engine, &body, &inputs);
+    let res = godot::run_script(engine, &body(&names.join(", ")), &inputs);
     res.assert_ok();
     assert!(
         res.lines_with_prefix("FAILED").is_empty(),
@@ -304,7 +297,7 @@ fn godot3_reads_the_saves_we_write(engine: &Godot3) {
         "{}",
         res.describe()
     );
-    check_read_back(&files, Dialect::Godot3, |n| res.read_file(n));
+    check_read_back(&files, K::DIALECT, |n| res.read_file(n));
 }
 
 /// Checks the files an engine wrote: every one reads to the values of `plain.bin`; the

@@ -11,7 +11,7 @@
 //! disconnects, a stream cut inside a message is a drop.
 
 use crate::support::engine::godot4_trial;
-use crate::support::godot4::{self, Godot4};
+use crate::support::godot4::Godot4;
 use crate::support::run::{self, RunResult};
 use godot_bin::framing::Framing;
 use godot_bin::{Config, Dialect, Variant};
@@ -144,7 +144,7 @@ fn run_client(engine: &Godot4, port: u16, name: &str, seconds: u32) -> RunResult
     // The global class cache an editor would have written (quiets a start-up error).
     files.push((".godot/global_script_class_cache.cfg", b"list=[]\n"));
     let dir = run::prepare("g4client", "pass", "", &files);
-    let mut command = godot4::headless(engine, &dir, "main.gd");
+    let mut command = engine.command(&dir, "main.gd");
     command
         .arg("--")
         .arg(format!("127.0.0.1:{port}"))

@@ -2,7 +2,7 @@
 //! that a trial whose engine is absent is reported as *ignored* with the reason, never as
 //! passed, and fails under `GODOT_BIN_REQUIRE_ENGINE=1` (CI). Each area is a module
 //! exposing `trials()`, built with `support::engine`. Engines are found through
-//! `GODOT3_BIN` (else `godot3-server` on `PATH`).
+//! `GODOT3_BIN` (else `godot3-server` on `PATH`) and `GODOT4_BIN`.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -13,9 +13,8 @@ mod equality;
 mod files;
 #[cfg(feature = "tokio")]
 mod game_client;
-mod godot3_harness;
-mod godot4_harness;
 mod godot4_stream;
+mod harness;
 #[cfg(all(feature = "glam", feature = "mint"))]
 mod interop;
 #[cfg(feature = "multiplayer")]
@@ -36,9 +35,8 @@ fn main() {
     trials.extend(files::trials());
     #[cfg(feature = "tokio")]
     trials.extend(game_client::trials());
-    trials.extend(godot3_harness::trials());
-    trials.extend(godot4_harness::trials());
     trials.extend(godot4_stream::trials());
+    trials.extend(harness::trials());
     #[cfg(all(feature = "glam", feature = "mint"))]
     trials.extend(interop::trials());
     #[cfg(feature = "multiplayer")]

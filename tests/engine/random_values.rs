@@ -28,18 +28,32 @@ pub mod compare;
 #[path = "random_values/generate.rs"]
 pub mod generate;
 
-use crate::support::engine::{godot3_trial, godot4_trial};
-use crate::support::godot3::{self, Godot3};
-use crate::support::godot4::{self, Godot4};
+use crate::support::engine::trial;
+use crate::support::godot::{self, Godot, Kind};
+use crate::support::godot3::G3;
+use crate::support::godot4::G4;
 use compare::{check, parse_records, Record, Tally};
-use godot_bin::{Config, Dialect};
+use godot_bin::Config;
 use libtest_mimic::Trial;
 use std::time::{Duration, Instant};
 
-const GEN4: &str = include_str!("random_values/gen4.gd");
-const GEN3: &str = include_str!("random_values/gen3.gd");
-const CHECK4: &str = include_str!("random_values/check4.gd");
-const CHECK3: &str = include_str!("random_values/check3.gd");
+// Each script with the record writer they share appended.
+const GEN4: &str = concat!(
+    include_str!("random_values/gen4.gd"),
+    include_str!("random_values/record.gd")
+);
+const GEN3: &str = concat!(
+    include_str!("random_values/gen3.gd"),
+    include_str!("random_values/record.gd")
+);
+const CHECK4: &str = concat!(
+    include_str!("random_values/check4.gd"),
+    include_str!("random_values/record.gd")
+);
+const CHECK3: &str = concat!(
+    include_str!("random_values/check3.gd"),
+    include_str!("random_values/record.gd")
+);
 
 /// The seed CI runs.
 pub const DEFAULT_SEED: u64 = 16_2026_1123;
@@ -52,17 +66,17 @@ pub const COUNT_ENV: &str = "GODOT_BIN_DIFF_COUNT";
 
 pub fn trials() -> Vec<Trial> {
     vec![
-        godot4_trial("random_values::godot4_engine_to_crate", |e| {
-            engine_to_crate(&Engine::Godot4(e));
+        trial::<G4>("random_values::godot4_engine_to_crate", |e| {
+            engine_to_crate(e, GEN4);
         }),
-        godot4_trial("random_values::godot4_crate_to_engine", |e| {
-            crate_to_engine(&Engine::Godot4(e));
+        trial::<G4>("random_values::godot4_crate_to_engine", |e| {
+            crate_to_engine(e, CHECK4);
         }),
-        godot3_trial("random_values::godot3_engine_to_crate", |e| {
-            engine_to_crate(&Engine::Godot3(e));
+        trial::<G3>("random_values::godot3_engine_to_crate", |e| {
+            engine_to_crate(e, GEN3);
         }),
-        godot3_trial("random_values::godot3_crate_to_engine", |e| {
-            crate_to_engine(&Engine::Godot3(e));
+        trial::<G3>("random_values::godot3_crate_to_engine", |e| {
+            crate_to_engine(e, CHECK3);
         }),
         Trial::test("random_values::printf_g_matches_c", || {
             compare::printf_g_matches_c();
@@ -92,41 +106,16 @@ pub fn settings() -> (u64, usize) {
     )
 }
 
-/// Which engine.
-enum Engine<'a> {
-    Godot4(&'a Godot4),
-    Godot3(&'a Godot3),
-}
-
-impl Engine<'_> {
-    fn dialect(&self) -> Dialect {
-        match self {
-            Engine::Godot4(_) => Dialect::Godot4,
-            Engine::Godot3(_) => Dialect::Godot3,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Engine::Godot4(_) => "Godot 4.4.1",
-            Engine::Godot3(_) => "Godot 3.2.3",
-        }
-    }
-
-    /// Runs `call` (GDScript using the script `helper.gd`, written into the run directory
-    /// with `inputs`) and returns the file `out.bin` it wrote.
-    fn run(&self, helper: &str, call: &str, inputs: &[(&str, &[u8])]) -> Vec<u8> {
-        let mut files = vec![("helper.gd", helper.as_bytes())];
-        files.extend_from_slice(inputs);
-        // Thousands of values a run; a long run by hand may take minutes.
-        let timeout = Duration::from_secs(1800);
-        let res = match self {
-            Engine::Godot4(e) => godot4::run_script_with_timeout(e, call, &files, timeout),
-            Engine::Godot3(e) => godot3::run_script_with_timeout(e, call, &files, timeout),
-        };
-        res.assert_ok();
-        res.read_file("out.bin")
-    }
+/// Runs `call` (GDScript using the script `helper.gd`, written into the run directory with
+/// `inputs`) in `engine` and returns the file `out.bin` it wrote.
+fn run<K: Kind>(engine: &Godot<K>, helper: &str, call: &str, inputs: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut files = vec![("helper.gd", helper.as_bytes())];
+    files.extend_from_slice(inputs);
+    // Thousands of values a run; a long run by hand may take minutes.
+    let timeout = Duration::from_secs(1800);
+    let res = godot::run_script_with_timeout(engine, call, &files, timeout);
+    res.assert_ok();
+    res.read_file("out.bin")
 }
 
 /// The records, checked to be the `count` values asked for, in order.
@@ -141,53 +130,48 @@ fn expect_records(bytes: &[u8], count: usize) -> Vec<Record> {
     records
 }
 
-fn finish(title: &str, tally: &Tally, started: Instant) {
-    eprintln!("{} ({:.1?})", tally.report(title), started.elapsed());
+/// Checks the `count` records of `out` in `K`'s dialect, prints the tally under the title
+/// `direction` and fails on any disagreement.
+fn check_records<K: Kind>(out: &[u8], count: usize, direction: &str, started: Instant) -> Tally {
+    let (seed, _) = settings();
+    let mut tally = Tally::default();
+    for rec in expect_records(out, count) {
+        check(K::DIALECT, &rec, &mut tally);
+    }
+    let title = format!("Godot {} {direction}, seed {seed}", K::VERSION);
+    eprintln!("{} ({:.1?})", tally.report(&title), started.elapsed());
     assert!(
         tally.disagreements.is_empty(),
         "{title}: {} disagreements with the engine:\n{}",
         tally.disagreements.len(),
         tally.disagreements.join("\n")
     );
-}
-
-/// Engine → crate: the engine's random values, decoded, re-encoded and printed by the crate.
-fn engine_to_crate(engine: &Engine) -> Tally {
-    let (seed, count) = settings();
-    let started = Instant::now();
-    let (helper, name) = match engine {
-        Engine::Godot4(_) => (GEN4, engine.name()),
-        Engine::Godot3(_) => (GEN3, engine.name()),
-    };
-    let out = engine.run(
-        helper,
-        &format!("load(\"res://helper.gd\").new().run({seed}, {count}, \"out.bin\")"),
-        &[],
-    );
-    let mut tally = Tally::default();
-    for rec in expect_records(&out, count) {
-        check(engine.dialect(), &rec, &mut tally);
-    }
-    finish(
-        &format!("{name} engine -> crate, seed {seed}"),
-        &tally,
-        started,
-    );
     tally
 }
 
-/// Crate → engine: the crate's random values, decoded, re-encoded and printed by the engine.
-fn crate_to_engine(engine: &Engine) -> Tally {
+/// Engine → crate: the engine's random values (from the script `generator`), decoded,
+/// re-encoded and printed by the crate.
+fn engine_to_crate<K: Kind>(engine: &Godot<K>, generator: &str) -> Tally {
     let (seed, count) = settings();
     let started = Instant::now();
-    let (helper, name) = match engine {
-        Engine::Godot4(_) => (CHECK4, engine.name()),
-        Engine::Godot3(_) => (CHECK3, engine.name()),
-    };
-    let values = generate::values(engine.dialect(), seed, count);
+    let out = run(
+        engine,
+        generator,
+        &format!("load(\"res://helper.gd\").new().run({seed}, {count}, \"out.bin\")"),
+        &[],
+    );
+    check_records::<K>(&out, count, "engine -> crate", started)
+}
+
+/// Crate → engine: the crate's random values, decoded, re-encoded and printed by the engine
+/// (with the script `checker`).
+fn crate_to_engine<K: Kind>(engine: &Godot<K>, checker: &str) -> Tally {
+    let (seed, count) = settings();
+    let started = Instant::now();
+    let values = generate::values(K::DIALECT, seed, count);
     let mut input = (count as u32).to_le_bytes().to_vec();
     for (value, full) in &values {
-        let cfg = Config::new(engine.dialect()).allow_objects(*full);
+        let cfg = Config::new(K::DIALECT).allow_objects(*full);
         let packet = cfg
             .to_vec(value)
             .unwrap_or_else(|e| panic!("the crate cannot encode {value:?}: {e}"));
@@ -195,19 +179,11 @@ fn crate_to_engine(engine: &Engine) -> Tally {
         input.extend_from_slice(&(packet.len() as u32).to_le_bytes());
         input.extend_from_slice(&packet);
     }
-    let out = engine.run(
-        helper,
+    let out = run(
+        engine,
+        checker,
         "load(\"res://helper.gd\").new().run(\"in.bin\", \"out.bin\")",
         &[("in.bin", &input)],
     );
-    let mut tally = Tally::default();
-    for rec in expect_records(&out, count) {
-        check(engine.dialect(), &rec, &mut tally);
-    }
-    finish(
-        &format!("{name} crate -> engine, seed {seed}"),
-        &tally,
-        started,
-    );
-    tally
+    check_records::<K>(&out, count, "crate -> engine", started)
 }

@@ -6,11 +6,9 @@
 //! bytes live when it started. Run with `--nocapture` to see the table of peaks.
 
 use crate::support::alloc;
+use crate::support::packets::{bomb, word, CountedIds};
 
-use godot_bin::{
-    Array, Config, Dialect, Dictionary, NodePath, PackedByteArray, PackedInt32Array,
-    PackedStringArray, Variant,
-};
+use godot_bin::{Config, Dialect, NodePath, PackedInt32Array, Variant};
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -96,22 +94,6 @@ fn short_type_name<T>() -> String {
     out
 }
 
-fn word(v: u32) -> [u8; 4] {
-    v.to_le_bytes()
-}
-
-fn id_of(dialect: Dialect, value: &Variant) -> u8 {
-    Config::new(dialect).to_vec(value).expect("encode sample")[0]
-}
-
-/// header + count + one more word: a 12-byte packet claiming `count` elements.
-fn bomb(id: u8, count: u32) -> Vec<u8> {
-    let mut p = vec![id, 0, 0, 0];
-    p.extend_from_slice(&word(count));
-    p.extend_from_slice(&word(0));
-    p
-}
-
 /// `levels` nested containers that each claim as many elements as the bytes left after
 /// their count could hold (so every level passes the "count × minimum size ≤ bytes left"
 /// check), followed by `pad` zero bytes; the packet is truncated (so it fails) unless the
@@ -191,34 +173,22 @@ fn bounded_peaks() {
     let mut r = Report::default();
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         let cfg = Config::new(dialect).allow_objects(true);
-        let array = id_of(dialect, &Variant::Array(Array::new()));
-        let dict = id_of(dialect, &Variant::Dictionary(Dictionary::new()));
-        let bytes = id_of(dialect, &Variant::PackedByteArray(PackedByteArray(vec![])));
-        let ints = id_of(
-            dialect,
-            &Variant::PackedInt32Array(PackedInt32Array(vec![])),
-        );
-        let strings = id_of(
-            dialect,
-            &Variant::PackedStringArray(PackedStringArray(vec![])),
-        );
-        let string = id_of(dialect, &Variant::from("s"));
-        let path = id_of(dialect, &Variant::NodePath(NodePath::from("a")));
+        let ids = CountedIds::of(dialect);
         let d = format!("{dialect}");
 
         // 12-byte packets claiming 2^31 - 1 elements: refused before allocating.
         for (name, id) in [
-            ("Array", array),
-            ("Dictionary", dict),
-            ("PackedByteArray", bytes),
-            ("PackedInt32Array", ints),
-            ("PackedStringArray", strings),
-            ("String", string),
+            ("Array", ids.array),
+            ("Dictionary", ids.dict),
+            ("PackedByteArray", ids.bytes),
+            ("PackedInt32Array", ids.ints),
+            ("PackedStringArray", ids.strings),
+            ("String", ids.string),
         ] {
             let b = bomb(id, 0x7FFF_FFFF);
             r.measure::<Variant>(&format!("{d} {name} 2^31-1"), &cfg, &b, false);
         }
-        let mut np = vec![path, 0, 0, 0];
+        let mut np = vec![ids.path, 0, 0, 0];
         np.extend_from_slice(&word(0xFFFF_FFFF));
         np.extend_from_slice(&word(0xFFFF_FFFF));
         np.extend_from_slice(&word(0));
@@ -227,43 +197,43 @@ fn bounded_peaks() {
         r.measure::<Vec<i32>>(
             &format!("{d} Array 2^31-1"),
             &cfg,
-            &bomb(array, 0x7FFF_FFFF),
+            &bomb(ids.array, 0x7FFF_FFFF),
             false,
         );
         r.measure::<HashMap<String, i32>>(
             &format!("{d} Dictionary 2^31-1"),
             &cfg,
-            &bomb(dict, 0x7FFF_FFFF),
+            &bomb(ids.dict, 0x7FFF_FFFF),
             false,
         );
         r.measure::<String>(
             &format!("{d} String 2^31-1"),
             &cfg,
-            &bomb(string, 0x7FFF_FFFF),
+            &bomb(ids.string, 0x7FFF_FFFF),
             false,
         );
         r.measure::<PackedInt32Array>(
             &format!("{d} PackedInt32Array 2^31-1"),
             &cfg,
-            &bomb(ints, 0x7FFF_FFFF),
+            &bomb(ids.ints, 0x7FFF_FFFF),
             false,
         );
         r.measure::<Vec<String>>(
             &format!("{d} PackedStringArray 2^31-1"),
             &cfg,
-            &bomb(strings, 0x7FFF_FFFF),
+            &bomb(ids.strings, 0x7FFF_FFFF),
             false,
         );
 
         // Honest claims, as large as the bytes allow: the biggest legitimate allocations
         // per input byte (88-byte Variants from 4-byte NILs; Strings from 8-byte "").
-        let mut nils = vec![array, 0, 0, 0];
+        let mut nils = vec![ids.array, 0, 0, 0];
         nils.extend_from_slice(&word(10_000));
         nils.resize(nils.len() + 40_000, 0);
         r.measure::<Variant>(&format!("{d} Array of 10000 nulls"), &cfg, &nils, true);
         r.measure::<Vec<()>>(&format!("{d} Array of 10000 nulls"), &cfg, &nils, true);
         r.measure::<Vec<Option<u64>>>(&format!("{d} Array of 10000 nulls"), &cfg, &nils, true);
-        let mut pairs = vec![dict, 0, 0, 0];
+        let mut pairs = vec![ids.dict, 0, 0, 0];
         pairs.extend_from_slice(&word(5_000));
         for i in 0..5_000u32 {
             pairs.extend_from_slice(&[2, 0, 0, 0]); // INT key (id 2 in every dialect)
@@ -282,7 +252,7 @@ fn bounded_peaks() {
             &pairs,
             true,
         );
-        let mut empties = vec![strings, 0, 0, 0];
+        let mut empties = vec![ids.strings, 0, 0, 0];
         empties.extend_from_slice(&word(10_000));
         for _ in 0..10_000 {
             empties.extend_from_slice(&word(0));
@@ -299,7 +269,7 @@ fn bounded_peaks() {
             &empties,
             true,
         );
-        let mut ints_ok = vec![ints, 0, 0, 0];
+        let mut ints_ok = vec![ids.ints, 0, 0, 0];
         ints_ok.extend_from_slice(&word(10_000));
         ints_ok.resize(ints_ok.len() + 40_000, 7);
         r.measure::<PackedInt32Array>(
@@ -317,7 +287,7 @@ fn bounded_peaks() {
 
         // Nested containers whose counts each claim the rest of the input. The generic
         // serde path into serde_json::Value grows as elements arrive.
-        let b = nested_bomb(array, false, 1000, 16 << 10);
+        let b = nested_bomb(ids.array, false, 1000, 16 << 10);
         r.measure::<serde_json::Value>(
             &format!("{d} 1000 nested Arrays claiming all"),
             &cfg,
@@ -337,8 +307,7 @@ fn nested_peaks() {
     let mut r = Report::default();
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         let cfg = Config::new(dialect).allow_objects(true);
-        let array = id_of(dialect, &Variant::Array(Array::new()));
-        let dict = id_of(dialect, &Variant::Dictionary(Dictionary::new()));
+        let CountedIds { array, dict, .. } = CountedIds::of(dialect);
         let d = format!("{dialect}");
         let b = nested_bomb(array, false, 1000, 16 << 10);
         r.measure::<Variant>(
@@ -374,8 +343,7 @@ fn nested_peaks() {
 fn shallow_peaks() {
     let mut r = Report::default();
     let cfg = Config::new(Dialect::Godot4);
-    let array = id_of(Dialect::Godot4, &Variant::Array(Array::new()));
-    let dict = id_of(Dialect::Godot4, &Variant::Dictionary(Dictionary::new()));
+    let CountedIds { array, dict, .. } = CountedIds::of(Dialect::Godot4);
     for (name, id, is_dict) in [("Arrays", array, false), ("Dictionaries", dict, true)] {
         for levels in [2, 3, 4, 6, 8, 13, 20, 100] {
             for pad in [

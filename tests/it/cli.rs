@@ -2,6 +2,7 @@
 #![cfg(feature = "cli")]
 
 use crate::support::golden;
+use crate::support::variant::{as_text_says, same};
 
 use godot_bin::{Dialect, Variant};
 use std::io::Write;
@@ -196,6 +197,7 @@ fn dump_reads_bare_and_framed_files() {
 
 #[test]
 fn text_from_dump_encodes_back_to_the_engines_bytes() {
+    let mut narrowed = Vec::new();
     for &(file, dialect) in golden::FILES {
         let cfg = golden::config(dialect);
         for row in golden::rows(file) {
@@ -207,7 +209,14 @@ fn text_from_dump_encodes_back_to_the_engines_bytes() {
             let d = dialect_arg(dialect);
             let dumped = ok(&["dump", "--dialect", d, pkt.arg()], b"");
             let encoded = ok(&["encode", "--dialect", d], &dumped);
-            golden::compare(&encoded, &row.bytes, &cfg).unwrap_or_else(|e| {
+            // What the text cannot say (a Godot 3 FLOAT beyond the f32 range prints as the
+            // engine's infinity) comes back as what it says.
+            let says = as_text_says(&value, dialect);
+            if !same(&says, &value) {
+                narrowed.push(format!("{file} {}", row.name));
+            }
+            let want = cfg.to_vec(&says).unwrap();
+            golden::compare(&encoded, &want, &cfg).unwrap_or_else(|e| {
                 panic!(
                     "{file} {}: {e}\n{}",
                     row.name,
@@ -216,6 +225,8 @@ fn text_from_dump_encodes_back_to_the_engines_bytes() {
             });
         }
     }
+    // The one such golden row; `dump --json` keeps its double (below).
+    assert_eq!(narrowed, ["godot3.tsv float_1e300"]);
 }
 
 #[test]

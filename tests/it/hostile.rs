@@ -4,6 +4,7 @@
 //! The packets come from the golden rows (`tests/data/golden/*.tsv`),
 //! each decoded in the dialect of the engine that made it.
 
+use crate::support::packets::{bomb, id_of, word, CountedIds, XorShift};
 use crate::support::{golden, hex};
 
 use godot_bin::{
@@ -13,24 +14,6 @@ use godot_bin::{
 use serde::de::IgnoredAny;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// A small deterministic PRNG (xorshift64), so that mutations are the same on every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Every dialect the crate speaks.
 const ALL_DIALECTS: [Dialect; 6] = [
@@ -69,14 +52,6 @@ fn decode(cfg: &Config, bytes: &[u8]) -> Result<Result<(Variant, usize), Error>,
 }
 
 /// The wire id of `value`'s type in `dialect`: the first byte of its encoding.
-fn id_of(dialect: Dialect, value: &Variant) -> u8 {
-    Config::new(dialect).to_vec(value).expect("encode sample")[0]
-}
-
-fn word(v: u32) -> [u8; 4] {
-    v.to_le_bytes()
-}
-
 #[test]
 fn every_truncation_of_every_golden_packet_is_an_error() {
     let mut checked = 0;
@@ -287,41 +262,27 @@ fn byte_mutations_never_panic_and_reencode_stably() {
 
 /// The 12-byte length bombs of one dialect: (name, packet, offset of the bad count).
 fn length_bombs(dialect: Dialect) -> Vec<(&'static str, Vec<u8>, usize)> {
-    let array = id_of(dialect, &Variant::Array(Array::new()));
-    let dict = id_of(dialect, &Variant::Dictionary(Dictionary::new()));
-    let bytes = id_of(dialect, &Variant::PackedByteArray(PackedByteArray(vec![])));
-    let ints = id_of(
-        dialect,
-        &Variant::PackedInt32Array(PackedInt32Array(vec![])),
-    );
-    let strings = id_of(
-        dialect,
-        &Variant::PackedStringArray(PackedStringArray(vec![])),
-    );
-    let string = id_of(dialect, &Variant::from("s"));
-    let path = id_of(dialect, &Variant::NodePath(NodePath::from("a")));
-    let packet = |id: u8, count: u32| {
-        let mut p = vec![id, 0, 0, 0];
-        p.extend_from_slice(&word(count));
-        p.extend_from_slice(&word(0));
-        p
-    };
+    let ids = CountedIds::of(dialect);
     let mut out = vec![
         // Bit 31 of an Array/Dictionary count is masked off: 2^31 - 1 is the largest claim.
-        ("Array 2^31-1", packet(array, 0x7FFF_FFFF), 4),
-        ("Array 2^32-1", packet(array, 0xFFFF_FFFF), 4),
-        ("Dictionary 2^31-1", packet(dict, 0x7FFF_FFFF), 4),
-        ("PackedByteArray 2^31-1", packet(bytes, 0x7FFF_FFFF), 4),
-        ("PackedByteArray -2^31", packet(bytes, 0x8000_0000), 4),
-        ("PackedInt32Array 2^31-1", packet(ints, 0x7FFF_FFFF), 4),
-        ("PackedInt32Array 2^30", packet(ints, 0x4000_0000), 4),
-        ("PackedInt32Array -2^31", packet(ints, 0x8000_0000), 4),
-        ("PackedStringArray 2^31-1", packet(strings, 0x7FFF_FFFF), 4),
-        ("String 2^31-1", packet(string, 0x7FFF_FFFF), 4),
-        ("String 2^32-1", packet(string, 0xFFFF_FFFF), 4),
+        ("Array 2^31-1", bomb(ids.array, 0x7FFF_FFFF), 4),
+        ("Array 2^32-1", bomb(ids.array, 0xFFFF_FFFF), 4),
+        ("Dictionary 2^31-1", bomb(ids.dict, 0x7FFF_FFFF), 4),
+        ("PackedByteArray 2^31-1", bomb(ids.bytes, 0x7FFF_FFFF), 4),
+        ("PackedByteArray -2^31", bomb(ids.bytes, 0x8000_0000), 4),
+        ("PackedInt32Array 2^31-1", bomb(ids.ints, 0x7FFF_FFFF), 4),
+        ("PackedInt32Array 2^30", bomb(ids.ints, 0x4000_0000), 4),
+        ("PackedInt32Array -2^31", bomb(ids.ints, 0x8000_0000), 4),
+        (
+            "PackedStringArray 2^31-1",
+            bomb(ids.strings, 0x7FFF_FFFF),
+            4,
+        ),
+        ("String 2^31-1", bomb(ids.string, 0x7FFF_FFFF), 4),
+        ("String 2^32-1", bomb(ids.string, 0xFFFF_FFFF), 4),
     ];
     // A NodePath needs its three words; the name count (bit 31 is the format flag) lies.
-    let mut p = vec![path, 0, 0, 0];
+    let mut p = vec![ids.path, 0, 0, 0];
     p.extend_from_slice(&word(0xFFFF_FFFF));
     p.extend_from_slice(&word(0));
     p.extend_from_slice(&word(0));
@@ -577,12 +538,13 @@ fn serde_paths_share_the_depth_limit() {
     }
 }
 
-/// 100,000 nested containers into `Variant`, on a 2 MiB stack (a tokio worker's default):
-/// the depth limit must stop the recursion before the stack runs out.
-fn hundred_thousand_levels(dict: bool) {
+/// 100,000 nested containers into `Variant`, on a stack of `stack` bytes (2 MiB: a tokio
+/// worker's default): the depth limit must stop the recursion before the stack runs out,
+/// at the 1025th level.
+fn hundred_thousand_levels(dict: bool, stack: usize) {
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         let bytes = nested(dialect, dict, 100_000, None);
-        let err = on_stack(2 << 20, move || {
+        let err = on_stack(stack, move || {
             Config::new(dialect)
                 .from_slice::<Variant>(&bytes)
                 .unwrap_err()
@@ -601,12 +563,12 @@ fn hundred_thousand_levels(dict: bool) {
 
 #[test]
 fn hundred_thousand_nested_arrays_fail_with_depth_error_on_a_2mib_stack() {
-    hundred_thousand_levels(false);
+    hundred_thousand_levels(false, 2 << 20);
 }
 
 #[test]
 fn hundred_thousand_nested_dictionaries_fail_with_depth_error_on_a_2mib_stack() {
-    hundred_thousand_levels(true);
+    hundred_thousand_levels(true, 2 << 20);
 }
 
 #[test]
@@ -635,8 +597,14 @@ fn hundred_thousand_levels_through_serde_fail_with_depth_error_on_a_2mib_stack()
             );
         }
     }
+    hundred_thousand_objects(2 << 20);
+}
+
+/// 100,000 nested full objects (each the value of the previous one's only property) into
+/// `Variant` on a stack of `stack` bytes: stopped at the same depth as containers.
+fn hundred_thousand_objects(stack: usize) {
     let objects = nested_objects(100_000);
-    let err = on_stack(2 << 20, move || {
+    let err = on_stack(stack, move || {
         Config::new(Dialect::Godot4)
             .allow_objects(true)
             .from_slice::<Variant>(&objects)
@@ -664,33 +632,9 @@ fn nested_objects(levels: usize) -> Vec<u8> {
 fn hundred_thousand_nested_levels_fail_with_depth_error_on_a_large_stack() {
     // The same packets on a stack big enough for any build: the error itself is right.
     for dict in [false, true] {
-        for dialect in [Dialect::Godot4, Dialect::Godot3] {
-            let bytes = nested(dialect, dict, 100_000, None);
-            let err = on_stack(64 << 20, move || {
-                Config::new(dialect)
-                    .from_slice::<Variant>(&bytes)
-                    .unwrap_err()
-            });
-            assert!(
-                matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
-                "{err:?}"
-            );
-        }
+        hundred_thousand_levels(dict, 64 << 20);
     }
-    // Nested full objects (each the value of the previous one's only property) stop at the
-    // same depth.
-    let obj = nested_objects(100_000);
-    let err = on_stack(64 << 20, move || {
-        Config::new(Dialect::Godot4)
-            .allow_objects(true)
-            .from_slice::<Variant>(&obj)
-            .unwrap_err()
-    });
-    assert!(
-        matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
-        "{err:?}"
-    );
-    assert_eq!(err.offset(), Some(1025 * 24));
+    hundred_thousand_objects(64 << 20);
 }
 
 #[test]

@@ -10,13 +10,13 @@
 //! fn reads_a_vector(engine: &Godot3) { /* panics on failure, as a #[test] does */ }
 //! ```
 //!
-//! `godot4_trial` does the same with the Godot 4 engine (`&Godot4`).
+//! `godot4_trial` does the same with the Godot 4 engine (`&Godot4`), and `trial::<K>` with
+//! the engine of any kind `K` (`support::godot::Kind`), for tests written once for both.
 
-use super::godot3::{self, Godot3};
-use super::godot4::{self, Godot4};
+use super::godot::{Godot, Kind};
+use super::godot3::{Godot3, G3};
+use super::godot4::{Godot4, G4};
 use libtest_mimic::{Completion, Failed, Trial};
-use std::path::Path;
-use std::sync::OnceLock;
 
 /// Env var that, when set to `1`, turns a missing engine into a failure (used by CI).
 pub const REQUIRE_ENV: &str = "GODOT_BIN_REQUIRE_ENGINE";
@@ -28,68 +28,55 @@ pub fn engines_required() -> bool {
 
 /// The Godot 3 engine, looked up once per run of the binary.
 pub fn godot3() -> &'static Result<Godot3, String> {
-    static ENGINE: OnceLock<Result<Godot3, String>> = OnceLock::new();
-    ENGINE.get_or_init(godot3::find)
+    G3::installed()
 }
 
 /// A trial that runs `test` with the Godot 3 engine (kind `godot3`).
 pub fn godot3_trial(name: &str, test: fn(&Godot3)) -> Trial {
-    trial(name, "godot3", godot3, test)
+    trial(name, test)
 }
 
 /// The Godot 4 engine, looked up once per run of the binary.
 pub fn godot4() -> &'static Result<Godot4, String> {
-    static ENGINE: OnceLock<Result<Godot4, String>> = OnceLock::new();
-    ENGINE.get_or_init(godot4::find)
+    G4::installed()
 }
 
 /// A trial that runs `test` with the Godot 4 engine (kind `godot4`).
 pub fn godot4_trial(name: &str, test: fn(&Godot4)) -> Trial {
-    trial(name, "godot4", godot4, test)
+    trial(name, test)
 }
 
-/// A trial of kind `kind` that runs `test` with the engine `find` returns; a panic in
-/// `test` fails the trial (libtest-mimic catches it, as the standard harness does).
-fn trial<E: Sync + 'static>(
-    name: &str,
-    kind: &'static str,
-    find: fn() -> &'static Result<E, String>,
-    test: fn(&E),
-) -> Trial {
-    Trial::ignorable_test(name, move || match find() {
+/// A trial of kind `K::KIND` that runs `test` with that engine; a panic in `test` fails
+/// the trial (libtest-mimic catches it, as the standard harness does).
+pub fn trial<K: Kind>(name: &str, test: fn(&Godot<K>)) -> Trial {
+    Trial::ignorable_test(name, move || match K::installed() {
         Ok(engine) => {
             test(engine);
             Ok(Completion::Completed)
         }
         Err(missing) if engines_required() => Err(Failed::from(format!(
-            "{missing}, and {REQUIRE_ENV}=1 requires the engine ({kind})"
+            "{missing}, and {REQUIRE_ENV}=1 requires the engine ({})",
+            K::KIND
         ))),
         Err(missing) => Ok(Completion::ignored_with(missing)),
     })
-    .with_kind(kind)
+    .with_kind(K::KIND)
 }
 
 /// One line per engine for the start of a run: where it is, or why its trials are ignored
 /// (or fail) and how to get it.
 pub fn summary() -> String {
-    let line = |kind: &str, found: Result<&Path, &String>, how: &str| match found {
-        Ok(path) => format!("{kind}: {}", path.display()),
+    [line::<G3>(), line::<G4>()].join("; ")
+}
+
+/// [`summary`]'s line for the engine of kind `K`.
+fn line<K: Kind>() -> String {
+    let (kind, how) = (K::KIND, K::HOW_TO_GET);
+    match K::installed() {
+        Ok(engine) => format!("{kind}: {}", engine.path().display()),
         Err(missing) if engines_required() => {
             format!("{kind}: {missing}: its trials fail ({REQUIRE_ENV}=1; {how})")
         }
         Err(missing) => format!("{kind}: {missing}: its trials are ignored ({how})"),
-    };
-    [
-        line(
-            "godot3",
-            godot3().as_ref().map(Godot3::path),
-            godot3::HOW_TO_GET,
-        ),
-        line(
-            "godot4",
-            godot4().as_ref().map(Godot4::path),
-            godot4::HOW_TO_GET,
-        ),
-    ]
-    .join("; ")
+    }
 }

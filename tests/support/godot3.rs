@@ -1,5 +1,6 @@
-//! Harness for running the real Godot 3 engine (`godot3-server`, Debian
-//! package `godot3-server`, engine 3.2.3) headless from integration tests.
+//! The Godot 3 engine's entry in the harness's table (`godot.rs`): the real Godot 3
+//! engine (`godot3-server`, Debian package `godot3-server`, engine 3.2.3) run headless
+//! from integration tests.
 //!
 //! Typical use, in a trial of the `engine` binary (`support::engine::godot3_trial`):
 //!
@@ -41,49 +42,37 @@
 //!   marker; `completed()` is false).
 //! * `quit(n)` sets the exit status (visible as [`RunResult::status`]).
 
-pub use super::run::RunResult;
-use super::run::{self, DEFAULT_TIMEOUT};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
+// The harness's runs, as `godot3::run_script(engine, ...)` and so on: the engine's type
+// picks its row. (Unused in the `it` binary, which runs no engine.)
+use super::godot::{self, Godot, Installed, Kind};
+#[allow(unused_imports)]
+pub use super::godot::{run_script, run_script_file, run_script_with_timeout};
+use godot_bin::Dialect;
+use std::ffi::OsString;
+use std::path::Path;
+
+/// The Godot 3 engine found on this machine.
+pub type Godot3 = Godot<G3>;
+
+/// The Godot 3 kind of engine: its row of the harness's table.
+#[derive(Debug)]
+pub struct G3;
 
 /// Name of the executable looked up on `PATH`.
 pub const ENGINE_NAME: &str = "godot3-server";
 
-/// Env var naming the engine explicitly (a path, or a name looked up on `PATH`).
-pub const ENGINE_ENV: &str = "GODOT3_BIN";
-
-/// The Godot 3 engine found on this machine.
-#[derive(Debug, Clone)]
-pub struct Godot3 {
-    path: PathBuf,
-}
-
-impl Godot3 {
-    /// The engine's executable.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-/// How to get the engine, for the message when it is missing.
-pub const HOW_TO_GET: &str = "apt-get install godot3-server, or set GODOT3_BIN";
-
-/// Finds the Godot 3 engine: `$GODOT3_BIN` if set (a path, or a name looked up on
-/// `PATH`), else `godot3-server` on `PATH`. `Err` says what was looked for;
-/// `support::engine` turns it into an ignored (or, in CI, failed) trial.
-pub fn find() -> Result<Godot3, String> {
-    run::find_engine(ENGINE_ENV, Some(ENGINE_NAME)).map(|path| Godot3 { path })
-}
-
-/// GDScript helper functions appended to every generated script; the body may call them.
-///
-/// * `read_bytes(path) -> PoolByteArray` (empty array and an error line on stderr if the
-///   file cannot be opened),
-/// * `write_bytes(path, bytes: PoolByteArray) -> int` (an `Error` code, `OK` == 0),
-/// * `write_text(path, text: String) -> int` (UTF-8, no newline added; use it for
-///   `var2str` output, which can span several lines).
-pub const GD_HELPERS: &str = r#"
+impl Kind for G3 {
+    const NAME: &'static str = "Godot 3";
+    const VERSION: &'static str = "3.2.3";
+    const KIND: &'static str = "godot3";
+    const DIALECT: Dialect = Dialect::Godot3;
+    const ENGINE_ENV: &'static str = "GODOT3_BIN";
+    const DEFAULT_NAME: Option<&'static str> = Some(ENGINE_NAME);
+    const HOW_TO_GET: &'static str = "apt-get install godot3-server, or set GODOT3_BIN";
+    /// `read_bytes(path) -> PoolByteArray` (an empty array and an error line on stderr if
+    /// the file cannot be opened), and the `_harness_write` behind `write_bytes` and
+    /// `write_text` (`File`, Godot 3's file API).
+    const GD_HELPERS: &'static str = r#"
 func read_bytes(path):
 	var f = File.new()
 	var err = f.open(path, File.READ)
@@ -94,79 +83,32 @@ func read_bytes(path):
 	f.close()
 	return b
 
-func write_bytes(path, bytes):
+func _harness_write(path, data, who):
 	var f = File.new()
 	var err = f.open(path, File.WRITE)
 	if err != OK:
-		printerr("write_bytes: cannot open ", path, ": error ", err)
+		printerr(who, ": cannot open ", path, ": error ", err)
 		return err
-	f.store_buffer(bytes)
-	f.close()
-	return OK
-
-func write_text(path, text):
-	var f = File.new()
-	var err = f.open(path, File.WRITE)
-	if err != OK:
-		printerr("write_text: cannot open ", path, ": error ", err)
-		return err
-	f.store_string(text)
+	if typeof(data) == TYPE_STRING:
+		f.store_string(data)
+	else:
+		f.store_buffer(data)
 	f.close()
 	return OK
 "#;
+    /// No project: `res://` and `user://` are the run directory.
+    const PROJECT_FILES: &'static [(&'static str, &'static str)] = &[];
+    /// The engine's log folder.
+    const RESERVED: &'static [&'static str] = &["logs/"];
+    const USER_DIR: &'static str = "";
 
-/// Runs `script_body` in the engine with the default 60 s time limit; see
-/// [`run_script_with_timeout`].
-pub fn run_script(engine: &Godot3, script_body: &str, files: &[(&str, &[u8])]) -> RunResult {
-    run_script_with_timeout(engine, script_body, files, DEFAULT_TIMEOUT)
-}
+    /// `--no-window -s SCRIPT`, in the run directory (the current directory).
+    fn script_args(_dir: &Path, script: &str) -> Vec<OsString> {
+        ["--no-window", "-s", script].map(OsString::from).to_vec()
+    }
 
-/// Runs `script_body` as GDScript in a fresh run directory and returns the outcome.
-///
-/// * `script_body` is the code of one function. Write it at any indentation (common
-///   leading whitespace is removed, as with `indoc`, and one tab is added); nested blocks
-///   may use tabs or spaces. Don't `return` from it (that hides the end marker, see
-///   [`RunResult::completed`]); it may call `quit(n)` to set the exit status and the
-///   helpers in [`GD_HELPERS`].
-/// * `files` are written into the run directory first; names are relative paths
-///   (subdirectories are created) and must not be `harness_script.gd` or under `logs/`.
-/// * The script sees the run directory as cwd, `res://` and `user://`, so it should
-///   read and write files by relative path (`"out.bin"`), `"res://out.bin"` or
-///   the absolute path; read its outputs with [`RunResult::read_file`].
-/// * The engine runs as `ENGINE --no-window -s harness_script.gd` with cwd and `HOME`
-///   set to the run directory and `LANG=en_US.UTF-8`; it is killed after `timeout`.
-pub fn run_script_with_timeout(
-    engine: &Godot3,
-    script_body: &str,
-    files: &[(&str, &[u8])],
-    timeout: Duration,
-) -> RunResult {
-    let dir = run::prepare("g3", script_body, GD_HELPERS, files);
-    let mut command = Command::new(engine.path());
-    command.arg("--no-window").arg("-s").arg(run::SCRIPT_NAME);
-    run::run("Godot 3", command, dir, timeout)
-}
-
-/// Runs a whole `extends SceneTree` script of its own (an example's client, say) rather
-/// than a body in the harness's script: `script` is its file name and source, written into
-/// a fresh run directory, and `args` follow `--` on the command line (the script finds them
-/// after `"--"` in `OS.get_cmdline_args()`). The script decides when to quit; the engine is
-/// killed after `timeout`. The harness's markers are not printed, so judge the run by its
-/// status and its own output, not by [`RunResult::assert_ok`].
-pub fn run_script_file(
-    engine: &Godot3,
-    script: (&str, &str),
-    args: &[&str],
-    timeout: Duration,
-) -> RunResult {
-    let (name, source) = script;
-    let dir = run::prepare("g3", "pass", "", &[(name, source.as_bytes())]);
-    let mut command = Command::new(engine.path());
-    command
-        .arg("--no-window")
-        .arg("-s")
-        .arg(name)
-        .arg("--")
-        .args(args);
-    run::run("Godot 3", command, dir, timeout)
+    fn installed() -> &'static Result<Godot3, String> {
+        static ENGINE: Installed<G3> = Installed::new();
+        ENGINE.get_or_init(godot::find)
+    }
 }

@@ -1,5 +1,5 @@
-//! Harness for running the real Godot 4 engine (4.4.1, a headless build) from the
-//! `engine` test binary; the same shape as `godot3.rs`, with what differs in Godot 4.
+//! The Godot 4 engine's entry in the harness's table (`godot.rs`): the real Godot 4
+//! engine (4.4.1, a headless build) run from the `engine` test binary.
 //!
 //! Typical use, in a trial of the `engine` binary (`support::engine::godot4_trial`):
 //!
@@ -43,19 +43,21 @@
 //!   one-second steps), so put many cases in one run.
 //! * `quit(n)` sets the exit status.
 
-pub use super::run::RunResult;
-use super::run::{self, DEFAULT_TIMEOUT};
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
+// The harness's runs, as `godot4::run_script(engine, ...)` and so on: the engine's type
+// picks its row. (Unused in the `it` binary, which runs no engine.)
+use super::godot::{self, Godot, Installed, Kind};
+#[allow(unused_imports)]
+pub use super::godot::{run_script, run_script_file, run_script_with_timeout};
+use godot_bin::Dialect;
+use std::ffi::OsString;
+use std::path::Path;
 
-/// Env var naming the engine (a path, or a name looked up on `PATH`).
-pub const ENGINE_ENV: &str = "GODOT4_BIN";
+/// The Godot 4 engine found on this machine.
+pub type Godot4 = Godot<G4>;
 
-/// How to get the engine, for the message when it is missing.
-pub const HOW_TO_GET: &str =
-    "set GODOT4_BIN to a Godot 4.4 executable; .ci/run unpacks one from the shared folder";
+/// The Godot 4 kind of engine: its row of the harness's table.
+#[derive(Debug)]
+pub struct G4;
 
 /// The `project.godot` of every run: a named project (so the custom `user://` folder
 /// applies), stdout flushed on every print, dummy physics (no start-up warnings).
@@ -76,35 +78,22 @@ run/flush_stdout_on_print=true
 
 /// The global class cache an editor would have written; without it the engine prints an
 /// error line at start.
-const CLASS_CACHE: (&str, &str) = (".godot/global_script_class_cache.cfg", "list=[]\n");
+pub const CLASS_CACHE: (&str, &str) = (".godot/global_script_class_cache.cfg", "list=[]\n");
 
-/// The Godot 4 engine found on this machine.
-#[derive(Debug, Clone)]
-pub struct Godot4 {
-    path: PathBuf,
-}
-
-impl Godot4 {
-    /// The engine's executable.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-/// Finds the Godot 4 engine through `$GODOT4_BIN`. `Err` says what was looked for;
-/// `support::engine` turns it into an ignored (or, in CI, failed) trial.
-pub fn find() -> Result<Godot4, String> {
-    run::find_engine(ENGINE_ENV, None).map(|path| Godot4 { path })
-}
-
-/// GDScript helper functions appended to every generated script; the body may call them.
-///
-/// * `read_bytes(path) -> PackedByteArray` (empty array and an error line on stderr if the
-///   file cannot be opened),
-/// * `write_bytes(path, bytes: PackedByteArray) -> int` (an `Error` code, `OK` == 0),
-/// * `write_text(path, text: String) -> int` (UTF-8, no newline added; use it for
-///   `var_to_str` output, which can span several lines).
-pub const GD_HELPERS: &str = r#"
+impl Kind for G4 {
+    const NAME: &'static str = "Godot 4";
+    const VERSION: &'static str = "4.4.1";
+    const KIND: &'static str = "godot4";
+    const DIALECT: Dialect = Dialect::Godot4;
+    /// The only way to name the engine: CI unpacks it from the shared folder and sets it.
+    const ENGINE_ENV: &'static str = "GODOT4_BIN";
+    const DEFAULT_NAME: Option<&'static str> = None;
+    const HOW_TO_GET: &'static str =
+        "set GODOT4_BIN to a Godot 4.4 executable; .ci/run unpacks one from the shared folder";
+    /// `read_bytes(path) -> PackedByteArray` (an empty array and an error line on stderr
+    /// if the file cannot be opened), and the `_harness_write` behind `write_bytes` and
+    /// `write_text` (`FileAccess`, Godot 4's file API).
+    const GD_HELPERS: &'static str = r#"
 func read_bytes(path):
 	var f = FileAccess.open(path, FileAccess.READ)
 	if f == null:
@@ -114,100 +103,35 @@ func read_bytes(path):
 	f.close()
 	return b
 
-func write_bytes(path, bytes):
+func _harness_write(path, data, who):
 	var f = FileAccess.open(path, FileAccess.WRITE)
 	if f == null:
 		var err = FileAccess.get_open_error()
-		printerr("write_bytes: cannot open ", path, ": error ", err)
+		printerr(who, ": cannot open ", path, ": error ", err)
 		return err
-	f.store_buffer(bytes)
-	f.close()
-	return OK
-
-func write_text(path, text):
-	var f = FileAccess.open(path, FileAccess.WRITE)
-	if f == null:
-		var err = FileAccess.get_open_error()
-		printerr("write_text: cannot open ", path, ": error ", err)
-		return err
-	f.store_string(text)
+	if typeof(data) == TYPE_STRING:
+		f.store_string(data)
+	else:
+		f.store_buffer(data)
 	f.close()
 	return OK
 "#;
+    const PROJECT_FILES: &'static [(&'static str, &'static str)] =
+        &[("project.godot", PROJECT_GODOT), CLASS_CACHE];
+    const RESERVED: &'static [&'static str] = &["project.godot", ".godot/", "user/"];
+    /// The project names a custom user folder, `user/`; the engine's log goes there.
+    const USER_DIR: &'static str = "user/";
 
-/// Runs `script_body` in the engine with the default 60 s time limit; see
-/// [`run_script_with_timeout`].
-pub fn run_script(engine: &Godot4, script_body: &str, files: &[(&str, &[u8])]) -> RunResult {
-    run_script_with_timeout(engine, script_body, files, DEFAULT_TIMEOUT)
-}
-
-/// Runs `script_body` as GDScript in a fresh project directory and returns the outcome.
-///
-/// * `script_body` is the code of one function, written as for `godot3::run_script`
-///   (any indentation; no `return`; `quit(n)` sets the status; the helpers in
-///   [`GD_HELPERS`]).
-/// * `files` are written into the run directory first; names are relative paths
-///   (subdirectories are created) and must not be `harness_script.gd`, `project.godot`,
-///   or under `.godot/` or `user/`.
-/// * The script reads and writes files by relative path (`"out.bin"`) or `"res://..."`;
-///   read its outputs with [`RunResult::read_file`]. The engine is killed after `timeout`.
-pub fn run_script_with_timeout(
-    engine: &Godot4,
-    script_body: &str,
-    files: &[(&str, &[u8])],
-    timeout: Duration,
-) -> RunResult {
-    for (name, _) in files {
-        assert!(
-            *name != "project.godot" && !name.starts_with(".godot/") && !name.starts_with("user/"),
-            "input file name {name:?} is reserved for the project"
-        );
+    /// `--headless --path DIR -s SCRIPT`.
+    fn script_args(dir: &Path, script: &str) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec!["--headless".into(), "--path".into()];
+        args.push(dir.into());
+        args.extend(["-s", script].map(OsString::from));
+        args
     }
-    let dir = run::prepare("g4", script_body, GD_HELPERS, files);
-    write_project(&dir);
-    let command = headless(engine, &dir, run::SCRIPT_NAME);
-    run::run("Godot 4", command, dir, timeout)
-}
 
-/// Runs a whole `extends SceneTree` script of its own (an example's client, say) rather
-/// than a body in the harness's script: `script` is its file name and source, written into
-/// a fresh project directory as [`run_script_with_timeout`] makes one, and `args` follow
-/// `--` on the command line (the script reads them with `OS.get_cmdline_user_args()`).
-/// The script decides when to quit; the engine is killed after `timeout`. The harness's
-/// markers are not printed, so judge the run by its status and its own output, not by
-/// [`RunResult::assert_ok`].
-pub fn run_script_file(
-    engine: &Godot4,
-    script: (&str, &str),
-    args: &[&str],
-    timeout: Duration,
-) -> RunResult {
-    let (name, source) = script;
-    let dir = run::prepare("g4", "pass", "", &[(name, source.as_bytes())]);
-    write_project(&dir);
-    let mut command = headless(engine, &dir, name);
-    command.arg("--").args(args);
-    run::run("Godot 4", command, dir, timeout)
-}
-
-/// The engine's command line for running `script` headless in the project at `dir`.
-pub fn headless(engine: &Godot4, dir: &Path, script: &str) -> Command {
-    let mut command = Command::new(engine.path());
-    command
-        .arg("--headless")
-        .arg("--path")
-        .arg(dir)
-        .arg("-s")
-        .arg(script);
-    command
-}
-
-/// Writes [`PROJECT_GODOT`] and the class cache into a run directory.
-fn write_project(dir: &Path) {
-    fs::write(dir.join("project.godot"), PROJECT_GODOT)
-        .unwrap_or_else(|e| panic!("cannot write project.godot into {}: {e}", dir.display()));
-    let (cache, contents) = CLASS_CACHE;
-    fs::create_dir_all(dir.join(".godot"))
-        .and_then(|()| fs::write(dir.join(cache), contents))
-        .unwrap_or_else(|e| panic!("cannot write {cache} into {}: {e}", dir.display()));
+    fn installed() -> &'static Result<Godot4, String> {
+        static ENGINE: Installed<G4> = Installed::new();
+        ENGINE.get_or_init(godot::find)
+    }
 }

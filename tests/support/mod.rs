@@ -5,9 +5,11 @@
 
 pub mod alloc;
 pub mod engine;
+pub mod godot;
 pub mod godot3;
 pub mod godot4;
 pub mod golden;
 pub mod hex;
+pub mod packets;
 pub mod run;
 pub mod variant;

@@ -414,11 +414,7 @@ fn element_type_of(j: Option<&Value>) -> Result<ElementType, String> {
     let m = members(j)?;
     if let Some(b) = member(m, "builtin") {
         let name = string_of(b)?;
-        let ty = BUILTIN_NAMES
-            .iter()
-            .copied()
-            .find(|t| t.name() == name)
-            .ok_or_else(|| format!("unknown builtin type {name:?}"))?;
+        let ty = builtin_named(&name).ok_or_else(|| format!("unknown builtin type {name:?}"))?;
         return Ok(ElementType::Builtin(ty));
     }
     if let Some(c) = member(m, "class") {
@@ -430,50 +426,21 @@ fn element_type_of(j: Option<&Value>) -> Result<ElementType, String> {
     Err("expected {\"builtin\": ...}, {\"class\": ...} or {\"script\": ...}".into())
 }
 
-/// The builtin types a typed container can name.
-const BUILTIN_NAMES: &[VariantType] = &[
-    VariantType::Bool,
-    VariantType::Int,
-    VariantType::Float,
-    VariantType::String,
-    VariantType::Vector2,
-    VariantType::Vector2i,
-    VariantType::Rect2,
-    VariantType::Rect2i,
-    VariantType::Vector3,
-    VariantType::Vector3i,
-    VariantType::Transform2D,
-    VariantType::Vector4,
-    VariantType::Vector4i,
-    VariantType::Plane,
-    VariantType::Quaternion,
-    VariantType::Aabb,
-    VariantType::Basis,
-    VariantType::Transform3D,
-    VariantType::Projection,
-    VariantType::Color,
-    VariantType::StringName,
-    VariantType::NodePath,
-    VariantType::Rid,
-    VariantType::Object,
-    VariantType::Callable,
-    VariantType::Signal,
-    VariantType::Dictionary,
-    VariantType::Array,
-    VariantType::PackedByteArray,
-    VariantType::PackedInt32Array,
-    VariantType::PackedInt64Array,
-    VariantType::PackedFloat32Array,
-    VariantType::PackedFloat64Array,
-    VariantType::PackedStringArray,
-    VariantType::PackedVector2Array,
-    VariantType::PackedVector3Array,
-    VariantType::PackedColorArray,
-    VariantType::PackedVector4Array,
-    VariantType::PackedVector2iArray,
-    VariantType::PackedVector3iArray,
-    VariantType::PackedVector4iArray,
-];
+/// The builtin type a typed container names by `name`: any type but Nil (an untyped
+/// container), Godot 2's `Image` and `InputEvent`, and the typed containers themselves.
+fn builtin_named(name: &str) -> Option<VariantType> {
+    use VariantType as T;
+    T::ALL
+        .iter()
+        .copied()
+        .filter(|t| {
+            !matches!(
+                t,
+                T::Nil | T::Image | T::InputEvent | T::TypedArray | T::PackedTypedArray
+            )
+        })
+        .find(|t| t.name() == name)
+}
 
 fn typed_array(body: &Value) -> Result<Array, String> {
     let m = members(body)?;

@@ -101,8 +101,9 @@ pub enum Named {
     /// The crate prints the shortest digits that read back exactly; the engine prints six
     /// significant digits (`%g`).
     FloatDigits,
-    /// Godot 3 prints a FLOAT through its 32-bit `real_t`, so a double prints with the
-    /// digits of the nearest `f32` (`1e+300` as `inf`).
+    /// Godot 3 prints a FLOAT through its 32-bit `real_t`, so a double within the `f32`
+    /// range prints with the digits of the nearest `f32` (`3e-300` as `0`). (Beyond that
+    /// range it prints an infinity, and so does the crate: no difference.)
     Godot3FloatAsF32,
     /// The crate keeps the sign of `-0.0` in text; the engines print `0`.
     NegativeZero,
@@ -695,8 +696,12 @@ fn compare_number(ours: &str, theirs: &str, dialect: Dialect) -> Option<Option<N
         return Some(Some(Named::FloatDigits));
     }
     // An f32 component prints with the f32's shortest digits, which read back as a double
-    // are not the f32 itself: round the f32 instead. A Godot 3 FLOAT prints through f32.
+    // are not the f32 itself: round the f32 instead. A Godot 3 FLOAT prints through f32,
+    // but where that makes an infinity of a finite double the crate prints it too.
     let narrow = x as f32;
+    if narrow.is_infinite() {
+        return None;
+    }
     // The writers print any zero as `0`.
     let narrow_text = if narrow == 0.0 {
         "0".to_owned()

@@ -17,10 +17,17 @@ const LEAF_TYPES = [TYPE_NIL, TYPE_BOOL, TYPE_INT, TYPE_REAL, TYPE_STRING, TYPE_
 		TYPE_INT_ARRAY, TYPE_REAL_ARRAY, TYPE_STRING_ARRAY, TYPE_VECTOR2_ARRAY,
 		TYPE_VECTOR3_ARRAY, TYPE_COLOR_ARRAY]
 # Key types whose order in var2str does not depend on memory addresses (objects compare
-# by address) or on reading past the end of an array (the Pool*Array `<`).
+# by address) or on reading past the end of an array (the Pool*Array `<`, below).
 const KEY_TYPES = [TYPE_NIL, TYPE_BOOL, TYPE_INT, TYPE_REAL, TYPE_STRING, TYPE_VECTOR2,
 		TYPE_RECT2, TYPE_VECTOR3, TYPE_TRANSFORM2D, TYPE_PLANE, TYPE_QUAT, TYPE_AABB,
 		TYPE_BASIS, TYPE_COLOR, TYPE_NODE_PATH, TYPE_RID]
+# Pool*Array types, as Dictionary keys of their own (never inside an Array key). Their `<`
+# reads b[i] for every i below a's size, past the end of a shorter b (an empty b has no
+# memory at all: the engine crashes). Keys of one pool type whose first elements differ
+# are decided at the first element or by length: pool keys are never empty, and put()
+# keeps only such keys (see also pool_key()).
+const POOL_KEY_TYPES = [TYPE_RAW_ARRAY, TYPE_INT_ARRAY, TYPE_REAL_ARRAY, TYPE_STRING_ARRAY,
+		TYPE_VECTOR2_ARRAY, TYPE_VECTOR3_ARRAY, TYPE_COLOR_ARRAY]
 
 func run(p_seed, count, path):
 	rng.seed = p_seed
@@ -59,14 +66,7 @@ func emit(i, tag, packet):
 	var d = bytes2var(packet, full)
 	var again = var2bytes(d, full)
 	var text = var2str(d).to_utf8()
-	out.store_32(i)
-	out.store_8(tag | (16 if full else 0))
-	out.store_32(packet.size())
-	out.store_buffer(packet)
-	out.store_32(again.size())
-	out.store_buffer(again)
-	out.store_32(text.size())
-	out.store_buffer(text)
+	record(out, i, tag | (16 if full else 0), packet, again, text)
 
 # ---- numbers ----
 
@@ -235,7 +235,49 @@ func key(depth):
 				for k in range(rng.randi_range(0, 3)):
 					a.append(leaf_of(KEY_TYPES[rng.randi_range(0, KEY_TYPES.size() - 1)]))
 				return a
+		3: return pool_key()
 	return leaf_of(KEY_TYPES[rng.randi_range(0, KEY_TYPES.size() - 1)])
+
+# A pool-array key: never empty, and a PoolRealArray key holds no NaN (the engine cannot
+# find such a key in its own Dictionary: d[k] is null).
+func pool_key():
+	var t = POOL_KEY_TYPES[rng.randi_range(0, POOL_KEY_TYPES.size() - 1)]
+	var a = leaf_of(t)
+	while a.size() == 0 or (t == TYPE_REAL_ARRAY and has_nan(a)):
+		a = leaf_of(t)
+	return a
+
+func has_nan(a):
+	for x in a:
+		if x != x:
+			return true
+	return false
+
+# Whether the key k is a pool array that a key in keys of its type cannot be told apart
+# from at the first element (see POOL_KEY_TYPES). Equal keys are one key. Strings are
+# compared as bytes2var gives them back, without a leading BOM.
+func clashes(keys, k):
+	if not (typeof(k) in POOL_KEY_TYPES):
+		return false
+	k = decoded(k)
+	for other in keys:
+		if typeof(other) == typeof(k):
+			other = decoded(other)
+			if other != k and other[0] == k[0]:
+				return true
+	return false
+
+func decoded(a):
+	if typeof(a) != TYPE_STRING_ARRAY:
+		return a
+	var out = PoolStringArray()
+	for s in a:
+		out.append(s.substr(1, s.length() - 1) if s.begins_with(char(0xFEFF)) else s)
+	return out
+
+func put(d, k, v):
+	if not clashes(d.keys(), k):
+		d[k] = v
 
 func value(depth):
 	var r = rng.randi_range(0, 15) if depth < 8 else 0
@@ -254,13 +296,13 @@ func array(depth):
 func dictionary(depth):
 	var d = {}
 	for k in range(rng.randi_range(0, 5)):
-		d[key(depth)] = value(depth + 1)
+		put(d, key(depth), value(depth + 1))
 	return d
 
 func big_dictionary():
 	var d = {}
 	for k in range(rng.randi_range(17, 60)):
-		d[key(0)] = leaf()
+		put(d, key(0), leaf())
 	return d
 
 func deep(levels):
@@ -298,8 +340,12 @@ func repeated_keys():
 			k = 0.0
 			twin = double_of(1 << 63)
 	var pairs = []
+	var keys = [k, twin]
 	for j in range(rng.randi_range(0, 3)):
-		pairs.append([var2bytes(key(0)), var2bytes(leaf())])
+		var other = key(0)
+		if not clashes(keys, other):
+			keys.append(other)
+			pairs.append([var2bytes(other), var2bytes(leaf())])
 	var first = [var2bytes(k), var2bytes(leaf())]
 	var second = [var2bytes(twin), var2bytes(leaf())]
 	if rng.randi_range(0, 3) == 0 and typeof(k) == TYPE_INT:

@@ -71,14 +71,7 @@ func emit(i: int, tag: int, packet: PackedByteArray) -> void:
 	var d = bytes_to_var_with_objects(packet) if full else bytes_to_var(packet)
 	var again := encode(d)
 	var text := var_to_str(d).to_utf8_buffer()
-	out.store_32(i)
-	out.store_8(tag | (16 if full else 0))
-	out.store_32(packet.size())
-	out.store_buffer(packet)
-	out.store_32(again.size())
-	out.store_buffer(again)
-	out.store_32(text.size())
-	out.store_buffer(text)
+	record(out, i, tag | (16 if full else 0), packet, again, text)
 
 # ---- numbers ----
 

@@ -93,7 +93,8 @@ const LEAVES4: &[VariantType] = &[
 
 /// Key types whose order in the engine's text does not depend on memory addresses: in
 /// Godot 4 a StringName inside an Array key compares by address, in Godot 3 an object does,
-/// and Godot 3's `Pool*Array` `<` reads past the end of the shorter array.
+/// and Godot 3's `Pool*Array` `<` may read past the end of the shorter array (Godot 3's
+/// pool arrays are keys of their own, [`pool_keys3`], kept apart by [`pool_keys_clash`]).
 const KEYS4: &[VariantType] = &[
     VariantType::Nil,
     VariantType::Bool,
@@ -164,6 +165,62 @@ const KEYS3: &[VariantType] = &[
     VariantType::NodePath,
     VariantType::Rid,
 ];
+
+/// Godot 3's pool-array types (the `Packed*` leaves), as Dictionary keys of their own (not
+/// inside Array keys): non-empty, and kept apart by [`pool_keys_clash`].
+fn pool_keys3() -> impl Iterator<Item = VariantType> {
+    LEAVES3
+        .iter()
+        .copied()
+        .filter(|t| t.name().starts_with("Packed"))
+}
+
+/// Whether two Dictionary keys are pool arrays of one type that Godot 3's `<` cannot tell
+/// apart without reading past the end of one: that `<` reads `b[i]` for every `i` below
+/// `a`'s size, beyond a shorter `b` (and an empty `b` has no memory at all: the engine
+/// crashes). Two keys of one pool type whose first elements differ (`!=`) are decided at
+/// the first element, or by length; the generators keep only such keys. (Equal keys are
+/// one key: no clash.) Strings are compared as the engine decodes them, without a leading
+/// BOM.
+fn pool_keys_clash(a: &Variant, b: &Variant) -> bool {
+    fn firsts<T: PartialEq>(x: &[T], y: &[T]) -> bool {
+        x != y && (x.is_empty() || y.is_empty() || x[0] == y[0])
+    }
+    use Variant as V;
+    match (a, b) {
+        (V::PackedByteArray(x), V::PackedByteArray(y)) => firsts(x, y),
+        (V::PackedInt32Array(x), V::PackedInt32Array(y)) => firsts(x, y),
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => firsts(x, y),
+        (V::PackedStringArray(x), V::PackedStringArray(y)) => {
+            // As the engine holds them: its decoder drops a leading BOM.
+            let decoded = |a: &[String]| -> Vec<String> {
+                a.iter()
+                    .map(|s| s.strip_prefix('\u{feff}').unwrap_or(s).to_owned())
+                    .collect()
+            };
+            firsts(&decoded(x), &decoded(y))
+        }
+        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => firsts(x, y),
+        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => firsts(x, y),
+        (V::PackedColorArray(x), V::PackedColorArray(y)) => firsts(x, y),
+        _ => false,
+    }
+}
+
+/// The length of a pool array (0 for any other value).
+fn pool_len(v: &Variant) -> usize {
+    use Variant as V;
+    match v {
+        V::PackedByteArray(x) => x.len(),
+        V::PackedInt32Array(x) => x.len(),
+        V::PackedFloat32Array(x) => x.len(),
+        V::PackedStringArray(x) => x.len(),
+        V::PackedVector2Array(x) => x.len(),
+        V::PackedVector3Array(x) => x.len(),
+        V::PackedColorArray(x) => x.len(),
+        _ => 0,
+    }
+}
 
 fn pick<T: Clone + std::fmt::Debug + 'static>(items: &'static [T]) -> S<T> {
     proptest::sample::select(items).boxed()
@@ -466,12 +523,27 @@ impl Gen {
         } else {
             text().prop_map(Variant::String).boxed()
         };
-        prop_oneof![
-            4 => leaf.clone(),
-            2 => string_like,
-            1 => vec(leaf, 0..4).prop_map(|items| Variant::Array(Array::from(items))),
-        ]
-        .boxed()
+        let array = vec(leaf.clone(), 0..4).prop_map(|items| Variant::Array(Array::from(items)));
+        if self.dialect == Dialect::Godot4 {
+            return prop_oneof![4 => leaf, 2 => string_like, 1 => array].boxed();
+        }
+        // A pool-array key is never empty (see `pool_keys_clash`): an empty one clashes
+        // with every other of its type. Nor does a PoolRealArray key hold a NaN: Godot
+        // 3.2.3 cannot find such a key in its own Dictionary (`d[k]` is null, so var2str
+        // and var2bytes give null for its value).
+        let pool: Vec<S<Variant>> = pool_keys3()
+            .map(|t| {
+                self.leaf_of(t)
+                    .prop_filter("a non-empty pool array", |v| pool_len(v) > 0)
+                    .prop_filter("no NaN in a PoolRealArray key", |v| match v {
+                        Variant::PackedFloat32Array(a) => !a.iter().any(|x| x.is_nan()),
+                        _ => true,
+                    })
+                    .boxed()
+            })
+            .collect();
+        let pool = proptest::strategy::Union::new(pool);
+        prop_oneof![4 => leaf, 2 => string_like, 1 => array, 1 => pool].boxed()
     }
 
     /// An object: by id, or in full (when this value's objects travel in full).
@@ -525,6 +597,13 @@ impl Gen {
             value,
         )
             .prop_map(move |(mut pairs, repeat, extra)| {
+                let mut kept: Vec<(Variant, Variant)> = Vec::with_capacity(pairs.len());
+                for (k, v) in pairs {
+                    if !kept.iter().any(|(other, _)| pool_keys_clash(other, &k)) {
+                        kept.push((k, v));
+                    }
+                }
+                pairs = kept;
                 if repeat && !pairs.is_empty() {
                     let key = match &pairs[0].0 {
                         Variant::String(s) if godot4 => Variant::StringName(StringName(s.clone())),

@@ -1,0 +1,327 @@
+//! The lexer: the text's characters as tokens, as the engine's tokenizer cuts them
+//! (punctuation, identifiers, strings and StringNames with their escapes, numbers, and
+//! Godot 3's `-inf` / `-nan`), with the positions parse errors report. It also holds the
+//! token-level helpers the other rooms use: [`Parser::expect`] and the `( a, b, ... )`
+//! lists of [`Parser::comma_or_paren`] and [`Parser::paren_items`].
+
+use super::{ParseError, Parser};
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Tok {
+    CurlyOpen,
+    CurlyClose,
+    BracketOpen,
+    BracketClose,
+    ParenOpen,
+    ParenClose,
+    Colon,
+    Comma,
+    Ident(String),
+    Str(String),
+    StrName(String),
+    Int(i64),
+    Float(f64),
+    Eof,
+}
+
+impl Tok {
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Tok::CurlyOpen => "'{'".into(),
+            Tok::CurlyClose => "'}'".into(),
+            Tok::BracketOpen => "'['".into(),
+            Tok::BracketClose => "']'".into(),
+            Tok::ParenOpen => "'('".into(),
+            Tok::ParenClose => "')'".into(),
+            Tok::Colon => "':'".into(),
+            Tok::Comma => "','".into(),
+            Tok::Ident(s) => format!("'{s}'"),
+            Tok::Str(_) => "a string".into(),
+            Tok::StrName(_) => "a StringName".into(),
+            Tok::Int(_) | Tok::Float(_) => "a number".into(),
+            Tok::Eof => "the end of the text".into(),
+        }
+    }
+}
+
+pub(super) struct Token {
+    pub(super) kind: Tok,
+    pub(super) start: usize,
+}
+
+impl Parser<'_> {
+    fn peek_byte(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    /// Skips whitespace (every character up to U+0020, as the engine does) and `;` comments.
+    pub(super) fn skip_blank(&mut self) {
+        while let Some(b) = self.peek_byte() {
+            if b <= b' ' {
+                self.pos += 1;
+            } else if b == b';' {
+                match self.text[self.pos..].find('\n') {
+                    Some(n) => self.pos += n + 1,
+                    None => self.pos = self.text.len(),
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    pub(super) fn next(&mut self) -> Result<Token, ParseError> {
+        self.skip_blank();
+        let start = self.pos;
+        let Some(b) = self.peek_byte() else {
+            return Ok(Token {
+                kind: Tok::Eof,
+                start,
+            });
+        };
+        let single = match b {
+            b'{' => Some(Tok::CurlyOpen),
+            b'}' => Some(Tok::CurlyClose),
+            b'[' => Some(Tok::BracketOpen),
+            b']' => Some(Tok::BracketClose),
+            b'(' => Some(Tok::ParenOpen),
+            b')' => Some(Tok::ParenClose),
+            b':' => Some(Tok::Colon),
+            b',' => Some(Tok::Comma),
+            _ => None,
+        };
+        if let Some(kind) = single {
+            self.pos += 1;
+            return Ok(Token { kind, start });
+        }
+        let kind = match b {
+            b'"' => {
+                self.pos += 1;
+                Tok::Str(self.string(start)?)
+            }
+            b'&' | b'@' => {
+                self.pos += 1;
+                if self.peek_byte() != Some(b'"') {
+                    return Err(
+                        self.error_at(start, format!("expected '\"' after '{}'", b as char))
+                    );
+                }
+                self.pos += 1;
+                Tok::StrName(self.string(start)?)
+            }
+            b'-' if ["inf", "nan"]
+                .iter()
+                .any(|w| self.text[self.pos + 1..].starts_with(w)) =>
+            {
+                self.pos += 1;
+                let word = match self.ident().as_str() {
+                    "inf" => "-inf",
+                    "nan" => "-nan",
+                    other => {
+                        return Err(self.error_at(start, format!("unexpected '-{other}'")));
+                    }
+                };
+                // Godot 3 prints a FLOAT -inf or -NaN as `-inf.0`, `-nan.0`.
+                if self.text[self.pos..].starts_with(".0") {
+                    self.pos += 2;
+                }
+                Tok::Ident(word.into())
+            }
+            b'-' | b'0'..=b'9' => self.number(start)?,
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => Tok::Ident(self.ident()),
+            _ => {
+                let c = self.text[self.pos..].chars().next().unwrap_or('?');
+                return Err(self.error_at(start, format!("unexpected character {c:?}")));
+            }
+        };
+        Ok(Token { kind, start })
+    }
+
+    fn ident(&mut self) -> String {
+        let rest = &self.text[self.pos..];
+        let len = rest
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            .unwrap_or(rest.len());
+        self.pos += len;
+        rest[..len].to_owned()
+    }
+
+    /// A number as the engine's tokenizer delimits it: `-`? digits (`.` digits)?
+    /// (`e`|`E` (`+`|`-`)? digits)?.
+    fn number(&mut self, start: usize) -> Result<Tok, ParseError> {
+        let bytes = self.text.as_bytes();
+        let mut i = self.pos;
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let digits_from = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == digits_from {
+            return Err(self.error_at(start, "expected a digit after '-'"));
+        }
+        let mut is_float = false;
+        if bytes.get(i) == Some(&b'.') {
+            is_float = true;
+            i += 1;
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            is_float = true;
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let exp_from = i;
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == exp_from {
+                return Err(self.error_at(start, "malformed number: no digits after the exponent"));
+            }
+        }
+        let text = &self.text[self.pos..i];
+        self.pos = i;
+        if is_float {
+            text.parse::<f64>()
+                .map(Tok::Float)
+                .map_err(|_| self.error_at(start, format!("malformed number {text}")))
+        } else {
+            text.parse::<i64>().map(Tok::Int).map_err(|_| {
+                self.error_at(start, format!("integer {text} does not fit in 64 bits"))
+            })
+        }
+    }
+
+    /// The body of a quoted string (after the opening quote), with the engine's escapes:
+    /// `\b \t \n \f \r`, `\uXXXX` (UTF-16, surrogate pairs joined), `\UXXXXXX`, plus `\a`
+    /// and `\v` (which the engine writes but reads as letters); any other escaped
+    /// character stands for itself.
+    fn string(&mut self, start: usize) -> Result<String, ParseError> {
+        let mut out = String::new();
+        let mut lead_surrogate: Option<u32> = None;
+        loop {
+            let rest = &self.text[self.pos..];
+            let Some(c) = rest.chars().next() else {
+                return Err(self.error_at(start, "unterminated string"));
+            };
+            let here = self.pos;
+            self.pos += c.len_utf8();
+            let code = match c {
+                '"' => break,
+                '\\' => {
+                    let Some(e) = self.text[self.pos..].chars().next() else {
+                        return Err(self.error_at(start, "unterminated string"));
+                    };
+                    self.pos += e.len_utf8();
+                    match e {
+                        'b' => 8,
+                        't' => 9,
+                        'n' => 10,
+                        'f' => 12,
+                        'r' => 13,
+                        'a' => 7,
+                        'v' => 11,
+                        'u' | 'U' => {
+                            let len = if e == 'U' { 6 } else { 4 };
+                            let hex = self.text.get(self.pos..self.pos + len).unwrap_or("");
+                            if hex.len() != len || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                                return Err(self.error_at(here, "malformed hex constant in string"));
+                            }
+                            self.pos += len;
+                            u32::from_str_radix(hex, 16).unwrap_or(0xfffd)
+                        }
+                        other => other as u32,
+                    }
+                }
+                other => other as u32,
+            };
+            // Join UTF-16 surrogate pairs written as two \u escapes.
+            let code = match (lead_surrogate.take(), code) {
+                (None, 0xd800..=0xdbff) => {
+                    lead_surrogate = Some(code);
+                    continue;
+                }
+                (None, 0xdc00..=0xdfff) => {
+                    return Err(self.error_at(here, "unpaired trail surrogate in string"));
+                }
+                (None, code) => code,
+                (Some(lead), 0xdc00..=0xdfff) => {
+                    0x10000 + ((lead - 0xd800) << 10) + (code - 0xdc00)
+                }
+                (Some(_), _) => {
+                    return Err(self.error_at(here, "unpaired lead surrogate in string"));
+                }
+            };
+            match char::from_u32(code) {
+                Some(c) => out.push(c),
+                None => {
+                    return Err(
+                        self.error_at(here, format!("invalid character U+{code:X} in string"))
+                    )
+                }
+            }
+        }
+        if lead_surrogate.is_some() {
+            return Err(self.error_at(self.pos, "unpaired lead surrogate in string"));
+        }
+        Ok(out)
+    }
+
+    /// The next token, which must be `want` (`what` names it in the error).
+    pub(super) fn expect(&mut self, want: Tok, what: &str) -> Result<Token, ParseError> {
+        let tok = self.next()?;
+        if tok.kind == want {
+            Ok(tok)
+        } else {
+            Err(self.expected(what, &tok))
+        }
+    }
+
+    /// "expected `what`, found" the token `tok`, at `tok`.
+    pub(super) fn expected(&self, what: &str, tok: &Token) -> ParseError {
+        self.error_at(
+            tok.start,
+            format!("expected {what}, found {}", tok.kind.describe()),
+        )
+    }
+
+    /// After an item of a `( ... )` list: `true` for a `,` (another item follows), `false`
+    /// for the closing `)`.
+    pub(super) fn comma_or_paren(&mut self) -> Result<bool, ParseError> {
+        let sep = self.next()?;
+        match sep.kind {
+            Tok::Comma => Ok(true),
+            Tok::ParenClose => Ok(false),
+            other => Err(self.error_at(
+                sep.start,
+                format!("expected ',' or ')', found {}", other.describe()),
+            )),
+        }
+    }
+
+    /// The items of a `( item, item, ... )` list whose `(` is read: `item` makes one from
+    /// its first token. `()` is an empty list where `empty` allows it; a `,` before the
+    /// `)` is not allowed.
+    pub(super) fn paren_items<T>(
+        &mut self,
+        empty: bool,
+        mut item: impl FnMut(&mut Self, Token) -> Result<T, ParseError>,
+    ) -> Result<Vec<T>, ParseError> {
+        let mut out = Vec::new();
+        loop {
+            let tok = self.next()?;
+            if empty && out.is_empty() && tok.kind == Tok::ParenClose {
+                return Ok(out);
+            }
+            out.push(item(self, tok)?);
+            if !self.comma_or_paren()? {
+                return Ok(out);
+            }
+        }
+    }
+}
