@@ -4,8 +4,9 @@
 //! `dictionary.rs` [`Dictionary`], whose keys hash and compare by the engine's rules in
 //! `keys.rs`; `object.rs` [`Object`]; `typed.rs` [`TypedArray`]; `codec.rs` its own byte
 //! codec over the packet layer; `de.rs` and `ser.rs` its serde (a `Variant` is itself a
-//! deserializer and a serializer target: [`from_variant`], [`to_variant`]), with the typed
-//! containers' serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions.
+//! deserializer and a serializer target: [`from_variant`], [`to_variant`]; `access.rs` its
+//! element and entry access, which gives errors their path), with the typed containers'
+//! serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions.
 
 mod access;
 mod array;
