@@ -362,13 +362,17 @@ impl serde::ser::Error for Error {
     }
 }
 
-/// serde's errors each as a kind of its own, to match on; their text is serde's own.
+/// serde's errors each as a kind of its own, to match on; their text is serde's own. Each
+/// is built out of line (`#[cold]`, `#[inline(never)]`): derived visitors and the access
+/// loops call them on their error paths, and inlined they grew those loops enough to cost
+/// the struct decode rows 2-3% (benches/before_after.sh).
 impl serde::de::Error for Error {
     fn custom<M: fmt::Display>(msg: M) -> Self {
         ErrorKind::Custom(msg.to_string()).into()
     }
 
     #[cold]
+    #[inline(never)]
     fn invalid_type(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidType {
             unexpected: unexp.to_string(),
@@ -378,6 +382,7 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
+    #[inline(never)]
     fn invalid_value(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidValue {
             unexpected: unexp.to_string(),
@@ -387,6 +392,7 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
+    #[inline(never)]
     fn invalid_length(len: usize, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidLength {
             len,
@@ -396,6 +402,7 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
+    #[inline(never)]
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
         ErrorKind::UnknownVariant {
             variant: variant.to_owned(),
@@ -405,6 +412,7 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
+    #[inline(never)]
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
         ErrorKind::UnknownField {
             field: field.to_owned(),
@@ -414,6 +422,7 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
+    #[inline(never)]
     fn missing_field(field: &'static str) -> Self {
         ErrorKind::MissingField(field).into()
     }
