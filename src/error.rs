@@ -362,17 +362,13 @@ impl serde::ser::Error for Error {
     }
 }
 
-/// serde's errors each as a kind of its own, to match on; their text is serde's own. Each
-/// is built out of line (`#[cold]`, `#[inline(never)]`): derived visitors and the access
-/// loops call them on their error paths, and inlined they grew those loops enough to cost
-/// the struct decode rows 2-3% (benches/before_after.sh).
+/// serde's errors each as a kind of its own, to match on; their text is serde's own.
 impl serde::de::Error for Error {
     fn custom<M: fmt::Display>(msg: M) -> Self {
         ErrorKind::Custom(msg.to_string()).into()
     }
 
     #[cold]
-    #[inline(never)]
     fn invalid_type(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidType {
             unexpected: unexp.to_string(),
@@ -382,7 +378,6 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
-    #[inline(never)]
     fn invalid_value(unexp: serde::de::Unexpected<'_>, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidValue {
             unexpected: unexp.to_string(),
@@ -392,7 +387,6 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
-    #[inline(never)]
     fn invalid_length(len: usize, exp: &dyn serde::de::Expected) -> Self {
         ErrorKind::InvalidLength {
             len,
@@ -402,7 +396,6 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
-    #[inline(never)]
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
         ErrorKind::UnknownVariant {
             variant: variant.to_owned(),
@@ -412,7 +405,6 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
-    #[inline(never)]
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
         ErrorKind::UnknownField {
             field: field.to_owned(),
@@ -422,7 +414,6 @@ impl serde::de::Error for Error {
     }
 
     #[cold]
-    #[inline(never)]
     fn missing_field(field: &'static str) -> Self {
         ErrorKind::MissingField(field).into()
     }
