@@ -48,11 +48,16 @@ pub(crate) use newtype_serialize;
 /// `#[serde(remote = "Self")]` (so that the derived code is theirs to call).
 macro_rules! struct_builtin {
     ($($t:ident),*) => {$(
+        crate::builtin::struct_builtin!(@one $t {});
+    )*};
+    // One type; `$extra` are more items of its `Builtin` impl.
+    (@one $t:ident { $($extra:tt)* }) => {
         impl crate::builtin::Builtin for $t {
             const KIND: crate::builtin::Kind = crate::builtin::Kind::$t;
             fn from_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $t::deserialize(d)
             }
+            $($extra)*
         }
 
         impl<'de> serde::Deserialize<'de> for $t {
@@ -71,39 +76,18 @@ macro_rules! struct_builtin {
                 $t::serialize(self, s)
             }
         }
-    )*};
+    };
 }
 pub(crate) use struct_builtin;
 
 /// [`struct_builtin`] for the fixed builtins: their map content is their components.
 macro_rules! fixed_builtin {
     ($($t:ident),*) => {$(
-        impl crate::builtin::Builtin for $t {
-            const KIND: crate::builtin::Kind = crate::builtin::Kind::$t;
-            fn from_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $t::deserialize(d)
-            }
+        struct_builtin!(@one $t {
             fn from_map_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 crate::builtin::fixed_from_leaves(d)
             }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $t {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let kind = crate::builtin::Kind::$t;
-                d.deserialize_struct(
-                    kind.name(),
-                    kind.fields(),
-                    crate::builtin::StructVisitor::<$t>(std::marker::PhantomData),
-                )
-            }
-        }
-
-        impl serde::Serialize for $t {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                $t::serialize(self, s)
-            }
-        }
+        });
     )*};
 }
 

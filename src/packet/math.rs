@@ -144,20 +144,10 @@ mod tests {
         assert_eq!(size(VariantType::Basis), 36);
         assert_eq!(size(VariantType::Plane), 16);
         assert_eq!(size(VariantType::Color), 16);
-        let t = Transform3D {
-            basis: Basis {
-                rows: [
-                    Vector3::new(1.0, 2.0, 3.0),
-                    Vector3::new(4.0, 5.0, 6.0),
-                    Vector3::new(7.0, 8.0, 9.0),
-                ],
-            },
-            origin: Vector3::new(10.0, 11.0, 12.0),
-        };
-        let (leaves, n) = t.leaves();
-        assert_eq!(n, 12);
-        assert_eq!(leaves[3], Leaf::F32(4.0));
-        assert_eq!(Transform3D::from_leaves(&leaves[..n]), t);
+        // Components 1.0 to 12.0 in wire order (their model is tested in types/leaves.rs).
+        let leaves: Vec<Leaf> = (1..=12).map(|i| Leaf::F32(i as f32)).collect();
+        let t = Transform3D::from_leaves(&leaves);
+        assert_eq!(t.origin, Vector3::new(10.0, 11.0, 12.0));
         let ctx = Ctx::new(&Config::default().double_precision(true)).unwrap();
         let mut out = Vec::new();
         write_packet(&mut out, &ctx, &t).unwrap();
