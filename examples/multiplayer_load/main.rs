@@ -17,7 +17,8 @@
 //!   runs no bots), and reports the server's CPU-seconds, its utilisation and the calls
 //!   per server CPU-second: the server's per-core throughput, whatever the generator's
 //!   ceiling. `--clk-tck HZ` (default 100, Linux's `USER_HZ`) is the unit of those times
-//!   (`getconf CLK_TCK`).
+//!   (`getconf CLK_TCK`). The generator's own CPU time over the window is reported too
+//!   (`gen_util_pct`, per thread), so that a run says which side limited calls/s.
 //!
 //! Bots connect a few at a time and retry for up to 30 s; the window opens once every bot
 //! has connected or given up, and bots keep their links serviced (ENet pings) until then.
@@ -262,13 +263,25 @@ fn main() {
     );
     set_window.send_replace(Some((start, end)));
     // The server's CPU time at the window's edges, from this thread, which only sleeps.
-    let server = a.server_pid.and_then(|pid| {
-        sleep_until(start);
-        let (t0, c0) = (Instant::now(), cpu_ticks(pid));
-        sleep_until(end);
-        let (t1, c1) = (Instant::now(), cpu_ticks(pid));
-        Some((c1?.saturating_sub(c0?), (t1 - t0).as_secs_f64()))
-    });
+    // And the generator's own, to tell which side limited calls/s.
+    let me = std::process::id();
+    sleep_until(start);
+    let (t0, c0, g0) = (
+        Instant::now(),
+        a.server_pid.and_then(cpu_ticks),
+        cpu_ticks(me),
+    );
+    sleep_until(end);
+    let (t1, c1, g1) = (
+        Instant::now(),
+        a.server_pid.and_then(cpu_ticks),
+        cpu_ticks(me),
+    );
+    let wall = (t1 - t0).as_secs_f64();
+    let server = c1.zip(c0).map(|(c1, c0)| (c1.saturating_sub(c0), wall));
+    let generator = g1
+        .zip(g0)
+        .map(|(g1, g0)| g1.saturating_sub(g0) as f64 / a.clk_tck);
     let mut l: Vec<u32> = Vec::new();
     for t in threads {
         l.extend(t.join().expect("bot thread"));
@@ -322,6 +335,15 @@ fn main() {
             100.0 * cpu / wall,
             if cpu > 0.0 { l.len() as f64 / cpu } else { 0.0 }
         );
+    }
+    if let Some(cpu) = generator {
+        // Per generator thread: 100% = every bot thread busy all the window.
+        let util = 100.0 * cpu / wall / a.threads as f64;
+        println!(
+            "generator CPU {cpu:.2} s ({util:.0}% of {} thread(s))",
+            a.threads
+        );
+        rec += &format!(" gen_cpu_s={cpu:.2} gen_util_pct={util:.0}");
     }
     println!("{rec}");
 }
