@@ -28,6 +28,7 @@ mod ready;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use ready::Ready;
 use rusty_enet::{HostSettings, PacketReceived, Socket, MTU_MAX};
+use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
@@ -36,6 +37,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream, UdpSocket};
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::WebSocketStream;
 
@@ -85,7 +87,10 @@ fn main() -> io::Result<()> {
 /// The WebSocket upgrade and the 4-byte id message a Godot client waits for.
 async fn handshake(tcp: TcpStream, id: i32) -> Option<WebSocketStream<TcpStream>> {
     let _ = tcp.set_nodelay(true);
-    let accept = tokio_tungstenite::accept_async(tcp);
+    // The read buffer `net::Host` uses: tungstenite zero-fills its free capacity before
+    // every read, and the default 128 KiB costs more than a small packet's read.
+    let config = WebSocketConfig::default().read_buffer_size(4096);
+    let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config));
     let mut ws = tokio::time::timeout(Duration::from_secs(3), accept)
         .await
         .ok()?
@@ -192,14 +197,18 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
 }
 
 /// `rusty_enet`'s socket over a tokio UDP socket, without blocking.
-struct Udp(Arc<UdpSocket>);
+struct Udp {
+    socket: Arc<UdpSocket>,
+    /// The last receive found no datagram.
+    drained: bool,
+}
 
 impl Socket for Udp {
     type Address = SocketAddr;
     type Error = io::Error;
 
     fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
-        match self.0.try_send_to(buffer, address) {
+        match self.socket.try_send_to(buffer, address) {
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
             Err(e) if transient(&e) => Ok(buffer.len()),
             r => r,
@@ -211,9 +220,12 @@ impl Socket for Udp {
         buffer: &mut [u8; MTU_MAX],
     ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
         loop {
-            return match self.0.try_recv_from(buffer) {
+            return match self.socket.try_recv_from(buffer) {
                 Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.drained = true;
+                    Ok(None)
+                }
                 Err(e) if transient(&e) => continue,
                 Err(e) => Err(e),
             };
@@ -228,8 +240,11 @@ fn transient(e: &io::Error) -> bool {
     )
 }
 
-/// ENet: service until idle, sending each received packet back on its channel (the same
-/// `Packet`, so the same mode and no copy), then wait for a datagram or ENet's next timer.
+/// ENet: each received packet goes back on its channel (the same `Packet`, so the same
+/// mode and no copy). As `net::Host` does it: one `service` reads every waiting datagram,
+/// `check_events` (no I/O) drains the packets it queued, another `service` only if the
+/// socket was not drained; then one `flush` sends the answers, and the loop waits for a
+/// datagram or ENet's next timer.
 async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
     use socket2::{Domain, Protocol, Socket as RawSocket, Type};
     let raw = RawSocket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
@@ -243,20 +258,50 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
         channel_limit: 255,
         ..HostSettings::default()
     };
-    let mut host = rusty_enet::Host::new(Udp(socket.clone()), settings)
-        .map_err(|e| io::Error::other(format!("{e:?}")))?;
+    let udp = Udp {
+        socket: socket.clone(),
+        drained: false,
+    };
+    let mut host =
+        rusty_enet::Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
+    fn echo(event: rusty_enet::Event<'_, Udp>) {
+        if let rusty_enet::Event::Receive {
+            peer,
+            channel_id,
+            packet,
+        } = event
+        {
+            let _ = peer.send(channel_id, &packet);
+        }
+    }
+    let mut sleep = Box::pin(tokio::time::sleep(Duration::ZERO));
     loop {
-        while let Some(event) = host.service()? {
-            if let rusty_enet::Event::Receive {
-                peer,
-                channel_id,
-                packet,
-            } = event
-            {
-                let _ = peer.send(channel_id, &packet);
+        loop {
+            host.socket_mut().drained = false;
+            let Some(event) = host.service()? else {
+                break;
+            };
+            echo(event);
+            while let Some(event) = host.check_events() {
+                echo(event);
+            }
+            if host.socket().drained {
+                break;
             }
         }
-        // ENet runs its timers (retransmissions, pings) only inside `service`.
-        let _ = tokio::time::timeout(Duration::from_millis(5), socket.readable()).await;
+        host.flush();
+        // ENet runs its timers (retransmissions, pings) only inside `service`: wait for a
+        // datagram or 5 ms, on one timer reset each time, as `net::Host` waits.
+        sleep
+            .as_mut()
+            .reset(tokio::time::Instant::now() + Duration::from_millis(5));
+        std::future::poll_fn(|cx| {
+            if socket.poll_recv_ready(cx).is_ready() || sleep.as_mut().poll(cx).is_ready() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await;
     }
 }
