@@ -264,7 +264,8 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
     };
     let mut host =
         rusty_enet::Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
-    fn echo(event: rusty_enet::Event<'_, Udp>) {
+    // Whether it echoed anything: a flush is a pass over every peer slot.
+    fn echo(event: rusty_enet::Event<'_, Udp>) -> bool {
         if let rusty_enet::Event::Receive {
             peer,
             channel_id,
@@ -272,24 +273,29 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
         } = event
         {
             let _ = peer.send(channel_id, &packet);
+            return true;
         }
+        false
     }
     let mut sleep = Box::pin(tokio::time::sleep(Duration::ZERO));
     loop {
+        let mut queued = false;
         loop {
             host.socket_mut().drained = false;
             let Some(event) = host.service()? else {
                 break;
             };
-            echo(event);
+            queued |= echo(event);
             while let Some(event) = host.check_events() {
-                echo(event);
+                queued |= echo(event);
             }
             if host.socket().drained {
                 break;
             }
         }
-        host.flush();
+        if queued {
+            host.flush();
+        }
         // ENet runs its timers (retransmissions, pings) only inside `service`: wait for a
         // datagram or 5 ms, on one timer reset each time, as `net::Host` waits.
         sleep

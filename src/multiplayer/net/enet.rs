@@ -101,6 +101,8 @@ pub(crate) struct EnetLink {
     by_enet: HashMap<usize, i32>,
     by_godot: HashMap<i32, PeerID>,
     max_packet: usize,
+    /// Something was queued since the last flush.
+    queued: bool,
 }
 
 impl EnetLink {
@@ -131,6 +133,7 @@ impl EnetLink {
             by_enet: HashMap::new(),
             by_godot: HashMap::new(),
             max_packet,
+            queued: false,
         })
     }
 
@@ -268,6 +271,7 @@ impl EnetLink {
         if let Some(peer) = self.host.get_peer_mut(pid) {
             // A full queue or a peer going away: ENet drops the packet, as the engine does.
             let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
+            self.queued = true;
         }
     }
 
@@ -277,6 +281,7 @@ impl EnetLink {
             self.by_enet.remove(&pid.0);
             if let Some(peer) = self.host.get_peer_mut(pid) {
                 peer.disconnect(0);
+                self.queued = true;
             }
         }
     }
@@ -291,8 +296,12 @@ impl EnetLink {
         }
     }
 
-    /// Sends what is queued.
+    /// Sends what is queued. A flush is a pass over every peer slot (4,095 on a server):
+    /// skipped when nothing was queued, since acknowledgements and ENet's own commands go
+    /// out inside `service`.
     pub(crate) fn flush(&mut self) {
-        self.host.flush();
+        if std::mem::take(&mut self.queued) {
+            self.host.flush();
+        }
     }
 }
