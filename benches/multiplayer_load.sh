@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# The load run: the Rust echo server (`examples/multiplayer_echo`) and the engine's own
-# (the same node, `server.gd`, on headless Godot 4.4.1 from $GODOT4_BIN), each pinned to
-# core 0, against 100 and 1,000 Rust bots on the other cores, over WebSocket and ENet.
+# The load run: the Rust echo server (`examples/multiplayer_echo`), the bare transport
+# (`examples/multiplayer_bare`: the same packets echoed on the same transport libraries,
+# no session) and the engine's own server (the same node, `server.gd`, on headless Godot
+# 4.4.1 from $GODOT4_BIN), each pinned to core 0, against 100 and 1,000 Rust bots on the
+# other cores, over WebSocket and ENet; every cell RUNS times (default 3).
 #
 #   GODOT4_BIN=/path/to/godot4 bash benches/multiplayer_load.sh [SECONDS]
 #
 # Per core: the generator reads the server's user + system CPU time from /proc/PID/stat at
 # the start and the end of its measured window, so "calls per CPU-second" is the server's
-# throughput per core even when the generator (not the server) is what limits calls/s.
-# Ends with one Markdown table. Without GODOT4_BIN only the Rust rows are run.
+# throughput per core even when the generator (not the server) is what limits calls/s; it
+# reads its own CPU time too, and the table says which side limited calls/s. Ends with one
+# Markdown table (medians, the spread over the runs in brackets) and two ratios per
+# transport and bot count: SceneMultiplayer / bare transport CPU per call, and Rust / Godot
+# calls per CPU-second. Without GODOT4_BIN the engine rows are left out.
+# Everything listens on 127.0.0.1 only.
 set -euo pipefail
 secs=${1:-10}
+runs=${RUNS:-3}
 cd "$(dirname "$0")/.."
-cargo build --release --features multiplayer --example multiplayer_echo --example multiplayer_load
+cargo build --release --features multiplayer --example multiplayer_echo \
+  --example multiplayer_load --example multiplayer_bare
 bin=target/release/examples
 proj=examples/multiplayer_echo/godot_client
 cores=$(nproc)
@@ -33,13 +41,16 @@ fi
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "machine: $machine"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "generator: cores $gen_cpus, $threads thread(s); server: core 0; window ${secs} s"
-servers="rust"
-if [ -n "${GODOT4_BIN:-}" ]; then servers="rust godot"; else echo "GODOT4_BIN unset: Rust only"; fi
+echo "generator: cores $gen_cpus, $threads thread(s); server: core 0; window ${secs} s; $runs run(s)"
+servers="rust bare"
+if [ -n "${GODOT4_BIN:-}" ]; then servers="rust bare godot"; else echo "GODOT4_BIN unset: no engine rows"; fi
 
-rows=()
+records=$(mktemp)
 pid=
-cleanup() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi; }
+cleanup() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+  rm -f "$records"
+}
 trap cleanup EXIT
 
 # Waits until something listens on TCP (ws) or UDP (enet) port $2, up to 10 s.
@@ -54,55 +65,83 @@ wait_port() {
   return 1
 }
 
-field() { # key record
-  tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
-}
-
-for t in ws enet; do
-  for bots in 100 1000; do
-    for s in $servers; do
-      port=$((30700 + RANDOM % 2000))
-      if [ "$s" = rust ]; then
-        taskset -c 0 "$bin/multiplayer_echo" --$t $port >/dev/null &
-      else
-        taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port >/dev/null 2>&1 &
-      fi
-      pid=$!
-      wait_port $t $port
-      if [ $t = ws ]; then addr="--ws ws://127.0.0.1:$port"; else addr="--enet 127.0.0.1:$port"; fi
-      printf '%-6s %-5s ' "$s" "$t"
-      out=$(taskset -c "$gen_cpus" "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" \
-        --threads "$threads" --server-pid "$pid" --clk-tck "$clk")
-      head -n -1 <<<"$out" | paste -sd ' ' -
-      rec=$(tail -n 1 <<<"$out")
-      kill "$pid" 2>/dev/null || true
-      wait "$pid" 2>/dev/null || true
-      pid=
-      rows+=("$s $t $rec")
+for run in $(seq "$runs"); do
+  for t in ws enet; do
+    for bots in 100 1000; do
+      for s in $servers; do
+        port=$((30700 + RANDOM % 2000))
+        case $s in
+          rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port >/dev/null & ;;
+          bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port >/dev/null & ;;
+          godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
+            >/dev/null 2>&1 & ;;
+        esac
+        pid=$!
+        wait_port $t $port
+        if [ $t = ws ]; then addr="--ws ws://127.0.0.1:$port"; else addr="--enet 127.0.0.1:$port"; fi
+        printf 'run %s %-6s %-5s ' "$run" "$s" "$t"
+        out=$(taskset -c "$gen_cpus" "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" \
+          --threads "$threads" --server-pid "$pid" --clk-tck "$clk")
+        head -n -1 <<<"$out" | paste -sd ' ' -
+        echo "run=$run server=$s transport=$t $(tail -n 1 <<<"$out")" >>"$records"
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        pid=
+      done
     done
   done
 done
 
 echo
-echo "machine: $machine; load average after: $(cut -d' ' -f1-3 /proc/loadavg); window ${secs} s; generator $threads thread(s) on cores $gen_cpus, server on core 0"
+echo "machine: $machine; load average after: $(cut -d' ' -f1-3 /proc/loadavg); window ${secs} s; generator $threads thread(s) on cores $gen_cpus, server on core 0; $runs run(s)"
 echo
-echo "| server | transport | bots | connected | server CPU | calls/s | calls per CPU-second | p50 ms | p99 ms |"
-echo "|---|---|--:|--:|--:|--:|--:|--:|--:|"
-for r in "${rows[@]}"; do
-  read -r s t rec <<<"$r"
-  printf '| %s | %s | %s | %s | %s%% | %s | %s | %s | %s |\n' "$s" "$t" \
-    "$(field bots "$rec")" "$(field connected "$rec")" "$(field server_util_pct "$rec")" \
-    "$(field calls_s "$rec")" "$(field calls_per_cpu_s "$rec")" \
-    "$(field p50_ms "$rec")" "$(field p99_ms "$rec")"
-done
-# Rust over Godot, per CPU-second, for each transport and bot count.
-if [ "$servers" = "rust godot" ]; then
-  echo
-  for ((i = 0; i < ${#rows[@]}; i += 2)); do
-    read -r _ t rr <<<"${rows[i]}"
-    read -r _ _ gr <<<"${rows[i + 1]}"
-    awk -v t="$t" -v b="$(field bots "$rr")" -v r="$(field calls_per_cpu_s "$rr")" \
-      -v g="$(field calls_per_cpu_s "$gr")" \
-      'BEGIN { if (g > 0) printf "%s, %s bots: Rust/Godot calls per CPU-second = %.2fx\n", t, b, r / g }'
-  done
-fi
+python3 - "$records" <<'EOF'
+import statistics, sys
+rows = [dict(kv.split("=", 1) for kv in line.split()) for line in open(sys.argv[1]) if line.strip()]
+cells = {}
+for r in rows:
+    cells.setdefault((r["transport"], int(r["bots"]), r["server"]), []).append(r)
+order = {"rust": 0, "bare": 1, "godot": 2}
+def nums(rs, k):
+    return [float(r.get(k, 0)) for r in rs]
+def spread(xs, fmt):
+    m = statistics.median(xs)
+    if len(xs) < 2:
+        return fmt.format(m)
+    return f"{fmt.format(m)} ({fmt.format(min(xs))}-{fmt.format(max(xs))})"
+def limit(rs):
+    # What limited calls/s: a saturated server, a saturated generator, or neither (the
+    # round trip: each bot waits for its answer, and the server answers once per frame).
+    su = statistics.median(nums(rs, "server_util_pct"))
+    gu = statistics.median(nums(rs, "gen_util_pct"))
+    if su >= 90:
+        return "server"
+    if gu >= 90:
+        return "generator"
+    return "round trip"
+print("| server | transport | bots | connected | server CPU | generator CPU | limited by | calls/s | calls per CPU-second | µs CPU per call | p50 ms | p99 ms |")
+print("|---|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|")
+for (t, b, s) in sorted(cells, key=lambda k: (k[0] != "ws", k[1], order[k[2]])):
+    rs = cells[(t, b, s)]
+    cpcs = nums(rs, "calls_per_cpu_s")
+    us = [1e6 / x if x > 0 else 0 for x in cpcs]
+    print(f"| {s} | {t} | {b} | {min(nums(rs, 'connected')):.0f} | {spread(nums(rs, 'server_util_pct'), '{:.0f}%')} "
+          f"| {spread(nums(rs, 'gen_util_pct'), '{:.0f}%')} | {limit(rs)} | {spread(nums(rs, 'calls_s'), '{:.0f}')} "
+          f"| {spread(cpcs, '{:.0f}')} | {spread(us, '{:.1f}')} | {spread(nums(rs, 'p50_ms'), '{:.2f}')} "
+          f"| {spread(nums(rs, 'p99_ms'), '{:.2f}')} |")
+print()
+def per_run(t, b, s):
+    return {r["run"]: float(r.get("calls_per_cpu_s", 0)) for r in cells.get((t, b, s), [])}
+for t in ("ws", "enet"):
+    for b in (100, 1000):
+        rust, bare, godot = per_run(t, b, "rust"), per_run(t, b, "bare"), per_run(t, b, "godot")
+        # CPU per call is the inverse of calls per CPU-second: rust's over bare's.
+        x = [bare[k] / rust[k] for k in rust if k in bare and rust[k] > 0]
+        if x:
+            print(f"{t}, {b} bots: SceneMultiplayer / bare transport CPU per call = {statistics.median(x):.2f}x"
+                  + (f" ({min(x):.2f}-{max(x):.2f})" if len(x) > 1 else ""))
+        y = [rust[k] / godot[k] for k in rust if k in godot and godot[k] > 0]
+        if y:
+            print(f"{t}, {b} bots: Rust/Godot calls per CPU-second = {statistics.median(y):.2f}x"
+                  + (f" ({min(y):.2f}-{max(y):.2f})" if len(y) > 1 else ""))
+EOF

@@ -7,7 +7,8 @@
 //!
 //! Flags: `--ws PORT` and `--enet PORT` (at least one) choose the transports; `--bind IP`
 //! (default `0.0.0.0`, every IPv4 interface) the address both listen on: `127.0.0.1`
-//! keeps the server to this machine, `::` serves IPv6 too.
+//! keeps the server to this machine, `::` serves IPv6 too. `--status SECS` prints a line
+//! `status peers=N authenticating=M` that often (the soak run watches it).
 //!
 //! It hosts a node at path `Echo` whose RPCs are `echo(value)`, `echo_many(a, b, c)` (any
 //! peer, reliable) and `echo_unreliable(value)` (any peer, unreliable ordered, channel 1),
@@ -21,10 +22,11 @@ mod scene;
 use godot_bin::multiplayer::{net, Event};
 use scene::echo_scene;
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT]   (at least one port)"
+        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT] [--status SECS]   (at least one port)"
     );
     std::process::exit(2);
 }
@@ -33,6 +35,7 @@ fn main() -> godot_bin::multiplayer::Result<()> {
     let mut ws = None;
     let mut enet = None;
     let mut bind = IpAddr::from([0, 0, 0, 0]);
+    let mut status = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else { usage() };
@@ -41,6 +44,7 @@ fn main() -> godot_bin::multiplayer::Result<()> {
             "--ws" => ws = Some(port()),
             "--enet" => enet = Some(port()),
             "--bind" => bind = value.parse().unwrap_or_else(|_| usage()),
+            "--status" => status = Some(port()),
             _ => usage(),
         }
     }
@@ -66,8 +70,24 @@ fn main() -> godot_bin::multiplayer::Result<()> {
         if let Some(a) = host.enet_addr() {
             println!("listening enet {a}");
         }
+        let mut every = status.map(|s| tokio::time::interval(Duration::from_secs(s.max(1).into())));
         loop {
-            match host.next_event().await? {
+            let ev = match every.as_mut() {
+                // next_event is cancel-safe: the status line may come between two events.
+                Some(t) => tokio::select! {
+                    ev = host.next_event() => ev?,
+                    _ = t.tick() => {
+                        println!(
+                            "status peers={} authenticating={}",
+                            host.peers().count(),
+                            host.authenticating_peers().count()
+                        );
+                        continue;
+                    }
+                },
+                None => host.next_event().await?,
+            };
+            match ev {
                 Event::PeerConnected(id) => println!("peer connected {id}"),
                 Event::PeerDisconnected(id) => println!("peer disconnected {id}"),
                 Event::Call(call) => {

@@ -17,7 +17,8 @@
 //!   runs no bots), and reports the server's CPU-seconds, its utilisation and the calls
 //!   per server CPU-second: the server's per-core throughput, whatever the generator's
 //!   ceiling. `--clk-tck HZ` (default 100, Linux's `USER_HZ`) is the unit of those times
-//!   (`getconf CLK_TCK`).
+//!   (`getconf CLK_TCK`). The generator's own CPU time over the window is reported too
+//!   (`gen_util_pct`, per thread), so that a run says which side limited calls/s.
 //!
 //! Bots connect a few at a time and retry for up to 30 s; the window opens once every bot
 //! has connected or given up, and bots keep their links serviced (ENet pings) until then.
@@ -177,25 +178,26 @@ fn run_bots(a: &Args, scene: Arc<Scene>, bots: usize, shared: Arc<Shared>) -> Ve
                     }
                 };
                 tokio::time::sleep_until(start.into()).await;
-                let mut i = 0i64;
-                while Instant::now() < end {
-                    let t = Instant::now();
-                    if peer.rpc_id(1, "Echo", "echo", &(i,)).is_err() {
-                        return Outcome::Dropped(lat);
-                    }
-                    loop {
-                        match tokio::time::timeout(Duration::from_secs(5), peer.next_event()).await
-                        {
-                            Ok(Ok(Event::Call(_))) => break,
-                            Ok(Ok(_)) => continue,
-                            _ => return Outcome::Dropped(lat),
+                // One timer for the whole window rather than one per call (the generator
+                // is often the ceiling): a call unanswered 5 s after the window's end
+                // drops the bot.
+                let calls = async {
+                    let mut i = 0i64;
+                    while Instant::now() < end {
+                        let t = Instant::now();
+                        peer.rpc_id(1, "Echo", "echo", &(i,))?;
+                        while !matches!(peer.next_event().await?, Event::Call(_)) {}
+                        let done = Instant::now();
+                        if done <= end {
+                            lat.push((done - t).as_micros().min(u32::MAX as u128) as u32);
                         }
+                        i += 1;
                     }
-                    let done = Instant::now();
-                    if done <= end {
-                        lat.push((done - t).as_micros().min(u32::MAX as u128) as u32);
-                    }
-                    i += 1;
+                    Ok::<_, godot_bin::multiplayer::Error>(())
+                };
+                let give_up = end + Duration::from_secs(5);
+                if !matches!(tokio::time::timeout_at(give_up.into(), calls).await, Ok(Ok(()))) {
+                    return Outcome::Dropped(lat);
                 }
                 peer.close().await;
                 Outcome::Done(lat)
@@ -262,13 +264,25 @@ fn main() {
     );
     set_window.send_replace(Some((start, end)));
     // The server's CPU time at the window's edges, from this thread, which only sleeps.
-    let server = a.server_pid.and_then(|pid| {
-        sleep_until(start);
-        let (t0, c0) = (Instant::now(), cpu_ticks(pid));
-        sleep_until(end);
-        let (t1, c1) = (Instant::now(), cpu_ticks(pid));
-        Some((c1?.saturating_sub(c0?), (t1 - t0).as_secs_f64()))
-    });
+    // And the generator's own, to tell which side limited calls/s.
+    let me = std::process::id();
+    sleep_until(start);
+    let (t0, c0, g0) = (
+        Instant::now(),
+        a.server_pid.and_then(cpu_ticks),
+        cpu_ticks(me),
+    );
+    sleep_until(end);
+    let (t1, c1, g1) = (
+        Instant::now(),
+        a.server_pid.and_then(cpu_ticks),
+        cpu_ticks(me),
+    );
+    let wall = (t1 - t0).as_secs_f64();
+    let server = c1.zip(c0).map(|(c1, c0)| (c1.saturating_sub(c0), wall));
+    let generator = g1
+        .zip(g0)
+        .map(|(g1, g0)| g1.saturating_sub(g0) as f64 / a.clk_tck);
     let mut l: Vec<u32> = Vec::new();
     for t in threads {
         l.extend(t.join().expect("bot thread"));
@@ -322,6 +336,15 @@ fn main() {
             100.0 * cpu / wall,
             if cpu > 0.0 { l.len() as f64 / cpu } else { 0.0 }
         );
+    }
+    if let Some(cpu) = generator {
+        // Per generator thread: 100% = every bot thread busy all the window.
+        let util = 100.0 * cpu / wall / a.threads as f64;
+        println!(
+            "generator CPU {cpu:.2} s ({util:.0}% of {} thread(s))",
+            a.threads
+        );
+        rec += &format!(" gen_cpu_s={cpu:.2} gen_util_pct={util:.0}");
     }
     println!("{rec}");
 }

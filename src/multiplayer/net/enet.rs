@@ -4,7 +4,9 @@
 
 use super::{enet_channel, from_enet_channel};
 use crate::multiplayer::scene::TransferMode;
-use rusty_enet::{Host, HostSettings, Packet, PacketKind, PacketReceived, PeerID, Socket, MTU_MAX};
+use rusty_enet::{
+    EventNoRef, Host, HostSettings, Packet, PacketKind, PacketReceived, PeerID, Socket, MTU_MAX,
+};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
@@ -12,14 +14,18 @@ use std::sync::Arc;
 use tokio::net::UdpSocket;
 
 /// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
-pub(crate) struct TokioUdp(Arc<UdpSocket>);
+pub(crate) struct TokioUdp {
+    socket: Arc<UdpSocket>,
+    /// The last receive found no datagram: the socket is drained.
+    drained: bool,
+}
 
 impl Socket for TokioUdp {
     type Address = SocketAddr;
     type Error = io::Error;
 
     fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
-        match self.0.try_send_to(buffer, address) {
+        match self.socket.try_send_to(buffer, address) {
             Ok(n) => Ok(n),
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
             // A datagram to a peer that went away: ENet's timeouts deal with the peer.
@@ -33,9 +39,12 @@ impl Socket for TokioUdp {
         buffer: &mut [u8; MTU_MAX],
     ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
         loop {
-            return match self.0.try_recv_from(buffer) {
+            return match self.socket.try_recv_from(buffer) {
                 Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.drained = true;
+                    Ok(None)
+                }
                 // ICMP "port unreachable" from an earlier send surfaces here on Linux.
                 Err(e) if transient(&e) => continue,
                 Err(e) => Err(e),
@@ -69,7 +78,7 @@ fn bind_server(addr: SocketAddr) -> io::Result<UdpSocket> {
 }
 
 /// What an ENet link reports.
-pub(crate) enum EnetEvent {
+pub(crate) enum EnetEvent<'a> {
     /// A peer connected (server: with the Godot id it chose).
     Connected(i32),
     /// A packet.
@@ -77,7 +86,7 @@ pub(crate) enum EnetEvent {
         from: i32,
         channel: u8,
         mode: TransferMode,
-        data: Vec<u8>,
+        data: &'a [u8],
     },
     /// A peer left.
     Disconnected(i32),
@@ -92,6 +101,8 @@ pub(crate) struct EnetLink {
     by_enet: HashMap<usize, i32>,
     by_godot: HashMap<i32, PeerID>,
     max_packet: usize,
+    /// Something was queued since the last flush.
+    queued: bool,
 }
 
 impl EnetLink {
@@ -108,8 +119,11 @@ impl EnetLink {
             channel_limit: 255,
             ..HostSettings::default()
         };
-        let mut host = Host::new(TokioUdp(socket.clone()), settings)
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        let udp = TokioUdp {
+            socket: socket.clone(),
+            drained: false,
+        };
+        let mut host = Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
         host.set_maximum_packet_size(max_packet)
             .map_err(|e| io::Error::other(format!("{e:?}")))?;
         Ok(EnetLink {
@@ -119,6 +133,7 @@ impl EnetLink {
             by_enet: HashMap::new(),
             by_godot: HashMap::new(),
             max_packet,
+            queued: false,
         })
     }
 
@@ -159,55 +174,88 @@ impl EnetLink {
         self.socket.clone()
     }
 
-    /// Runs ENet until it has nothing more to report; appends what happened.
-    pub(crate) fn service(&mut self, out: &mut Vec<EnetEvent>) -> io::Result<()> {
-        while let Some(event) = self.host.service()? {
-            match event {
-                rusty_enet::Event::Connect { peer, data } => {
-                    let key = peer.id().0;
-                    if !self.is_server {
-                        out.push(EnetEvent::Connected(1));
-                        continue;
-                    }
-                    // The engine resets a peer whose id is below 2 or taken.
-                    let id = data as i32;
-                    if id < 2 || self.by_godot.contains_key(&id) {
-                        peer.reset();
-                        continue;
-                    }
-                    self.by_enet.insert(key, id);
-                    self.by_godot.insert(id, peer.id());
-                    out.push(EnetEvent::Connected(id));
+    /// Whether a datagram may be waiting; if not, `cx` is woken when one arrives.
+    pub(crate) fn poll_readable(&self, cx: &mut std::task::Context<'_>) -> bool {
+        self.socket.poll_recv_ready(cx).is_ready()
+    }
+
+    /// Runs ENet until it has nothing more to report, telling `on` what happened as it
+    /// happens (packets borrowed from ENet, no copy); `on` says for `Connected` whether to
+    /// keep the peer. Whether anything happened.
+    ///
+    /// One `service` reads every waiting datagram and queues their packets; the queue is
+    /// then drained with `check_events`, which does no I/O. Another `service` runs only if
+    /// the socket was not drained, so a turn costs one receive-and-send pass over ENet's
+    /// peers (a `service` that finds nothing costs two), and the answers go out in the
+    /// next `flush`.
+    pub(crate) fn service(
+        &mut self,
+        mut on: impl FnMut(EnetEvent<'_>) -> bool,
+    ) -> io::Result<bool> {
+        let mut any = false;
+        loop {
+            self.host.socket_mut().drained = false;
+            let Some(event) = self.host.service()?.map(rusty_enet::Event::no_ref) else {
+                break;
+            };
+            any = true;
+            self.dispatch(event, &mut on);
+            while let Some(event) = self.host.check_events().map(rusty_enet::Event::no_ref) {
+                self.dispatch(event, &mut on);
+            }
+            if self.host.socket().drained {
+                break;
+            }
+        }
+        Ok(any)
+    }
+
+    fn dispatch(&mut self, event: EventNoRef, on: &mut impl FnMut(EnetEvent<'_>) -> bool) {
+        match event {
+            EventNoRef::Connect { peer, data } => {
+                if !self.is_server {
+                    on(EnetEvent::Connected(1));
+                    return;
                 }
-                rusty_enet::Event::Receive {
-                    peer,
-                    channel_id,
-                    packet,
-                } => {
-                    let Some(&from) = self.by_enet.get(&peer.id().0) else {
-                        continue;
-                    };
-                    let data = packet.data();
-                    if data.is_empty() || data.len() > self.max_packet {
-                        continue;
-                    }
-                    let (channel, mode) = from_enet_channel(channel_id);
-                    out.push(EnetEvent::Packet {
-                        from,
-                        channel,
-                        mode,
-                        data: data.to_vec(),
-                    });
+                // The engine resets a peer whose id is below 2 or taken.
+                let id = data as i32;
+                if id < 2 || self.by_godot.contains_key(&id) {
+                    self.host.peer_mut(peer).reset();
+                    return;
                 }
-                rusty_enet::Event::Disconnect { peer, .. } => {
-                    if let Some(id) = self.by_enet.remove(&peer.id().0) {
-                        self.by_godot.remove(&id);
-                        out.push(EnetEvent::Disconnected(id));
-                    }
+                self.by_enet.insert(peer.0, id);
+                self.by_godot.insert(id, peer);
+                if !on(EnetEvent::Connected(id)) {
+                    self.reset(id);
+                }
+            }
+            EventNoRef::Receive {
+                peer,
+                channel_id,
+                packet,
+            } => {
+                let Some(&from) = self.by_enet.get(&peer.0) else {
+                    return;
+                };
+                let data = packet.data();
+                if data.is_empty() || data.len() > self.max_packet {
+                    return;
+                }
+                let (channel, mode) = from_enet_channel(channel_id);
+                on(EnetEvent::Packet {
+                    from,
+                    channel,
+                    mode,
+                    data,
+                });
+            }
+            EventNoRef::Disconnect { peer, .. } => {
+                if let Some(id) = self.by_enet.remove(&peer.0) {
+                    self.by_godot.remove(&id);
+                    on(EnetEvent::Disconnected(id));
                 }
             }
         }
-        Ok(())
     }
 
     /// Queues a packet with the flags and channel the engine uses for this mode.
@@ -223,6 +271,7 @@ impl EnetLink {
         if let Some(peer) = self.host.get_peer_mut(pid) {
             // A full queue or a peer going away: ENet drops the packet, as the engine does.
             let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
+            self.queued = true;
         }
     }
 
@@ -232,6 +281,7 @@ impl EnetLink {
             self.by_enet.remove(&pid.0);
             if let Some(peer) = self.host.get_peer_mut(pid) {
                 peer.disconnect(0);
+                self.queued = true;
             }
         }
     }
@@ -246,8 +296,12 @@ impl EnetLink {
         }
     }
 
-    /// Sends what is queued.
+    /// Sends what is queued. A flush is a pass over every peer slot (4,095 on a server):
+    /// skipped when nothing was queued, since acknowledgements and ENet's own commands go
+    /// out inside `service`.
     pub(crate) fn flush(&mut self) {
-        self.host.flush();
+        if std::mem::take(&mut self.queued) {
+            self.host.flush();
+        }
     }
 }

@@ -3,19 +3,19 @@
 #[cfg(feature = "multiplayer-enet")]
 use super::enet::{EnetEvent, EnetLink};
 #[cfg(feature = "multiplayer-websocket")]
-use super::ws::{self, Inbound, WsOut};
-use crate::multiplayer::error::{Error, Result};
+use super::ws::{WsEvent, WsServer};
+use crate::multiplayer::error::Result;
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
 use crate::multiplayer::scene::TransferMode;
 use crate::multiplayer::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
 use crate::Variant;
-use std::collections::HashMap;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
 
 /// Sets up a [`Host`].
 #[derive(Debug)]
@@ -83,17 +83,14 @@ impl HostBuilder {
 
     /// Binds the listeners.
     pub async fn start(self) -> Result<Host> {
-        let (tx, rx) = mpsc::channel(self.queue.max(1024));
-        let _ = &tx;
-        let mut ws_addr = None;
         #[cfg(feature = "multiplayer-websocket")]
-        if let Some(addr) = self.ws {
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            ws_addr = Some(listener.local_addr()?);
-            ws::spawn_listener(listener, tx.clone(), self.max_packet, self.queue);
-        }
-        #[cfg(not(feature = "multiplayer-websocket"))]
-        let _ = (self.ws, &mut ws_addr);
+        let ws = match self.ws {
+            Some(addr) => {
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                Some(WsServer::new(listener, self.max_packet, self.queue))
+            }
+            None => None,
+        };
         #[cfg(feature = "multiplayer-enet")]
         let enet = match self.enet {
             Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
@@ -102,14 +99,10 @@ impl HostBuilder {
         let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
-            rx,
-            _tx: tx,
-            ws_peers: HashMap::new(),
+            #[cfg(feature = "multiplayer-websocket")]
+            ws,
             #[cfg(feature = "multiplayer-enet")]
             enet,
-            #[cfg(feature = "multiplayer-enet")]
-            enet_events: Vec::new(),
-            ws_addr,
             sleep: Box::pin(tokio::time::sleep_until(now.into())),
             sync_interval: self.sync_interval,
             next_sync: now,
@@ -118,11 +111,6 @@ impl HostBuilder {
         })
     }
 }
-
-#[cfg(not(feature = "multiplayer-websocket"))]
-enum Inbound {}
-#[cfg(not(feature = "multiplayer-websocket"))]
-type WsOut = ();
 
 /// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
 ///
@@ -139,15 +127,10 @@ type WsOut = ();
 /// reachable through it: events come from [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
-    rx: mpsc::Receiver<Inbound>,
-    _tx: mpsc::Sender<Inbound>,
-    #[cfg_attr(not(feature = "multiplayer-websocket"), allow(dead_code))]
-    ws_peers: HashMap<i32, mpsc::Sender<WsOut>>,
+    #[cfg(feature = "multiplayer-websocket")]
+    ws: Option<WsServer>,
     #[cfg(feature = "multiplayer-enet")]
     enet: Option<EnetLink>,
-    #[cfg(feature = "multiplayer-enet")]
-    enet_events: Vec<EnetEvent>,
-    ws_addr: Option<SocketAddr>,
     /// Wakes the loop at [`Host::next_wake`] when no I/O does.
     sleep: Pin<Box<tokio::time::Sleep>>,
     sync_interval: Duration,
@@ -163,7 +146,7 @@ pub struct Host {
 impl std::fmt::Debug for Host {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Host")
-            .field("websocket", &self.ws_addr)
+            .field("websocket", &self.websocket_addr())
             .field("enet", &self.enet_addr())
             .finish_non_exhaustive()
     }
@@ -225,7 +208,11 @@ impl Host {
 
     /// The WebSocket listener's address.
     pub fn websocket_addr(&self) -> Option<SocketAddr> {
-        self.ws_addr
+        #[cfg(feature = "multiplayer-websocket")]
+        if let Some(w) = &self.ws {
+            return w.local_addr().ok();
+        }
+        None
     }
 
     /// The ENet socket's address.
@@ -239,16 +226,19 @@ impl Host {
 
     /// Sends everything the session queued.
     pub fn flush(&mut self) {
+        self.queue_outputs();
+        self.write_out();
+    }
+
+    /// Hands what the session queued to the transports' buffers: no system call yet.
+    fn queue_outputs(&mut self) {
         while let Some(out) = self.server.poll_output() {
             match out {
                 Output::Send(t) => {
                     #[cfg(feature = "multiplayer-websocket")]
-                    if let Some(tx) = self.ws_peers.get(&t.to) {
-                        if let Err(mpsc::error::TrySendError::Full(_)) =
-                            tx.try_send(WsOut::Data(t.data.into()))
-                        {
-                            // Too slow to keep up: drop it, as the engine's full queue does.
-                            self.ws_peers.remove(&t.to);
+                    if let Some(w) = self.ws.as_mut().filter(|w| w.has(t.to)) {
+                        if !w.send(t.to, t.data) {
+                            // Too slow to keep up: dropped, as the engine's full queue does.
                             self.server.disconnect_peer(t.to);
                         }
                         continue;
@@ -260,9 +250,10 @@ impl Host {
                 }
                 Output::Disconnect(id) => {
                     #[cfg(feature = "multiplayer-websocket")]
-                    if let Some(tx) = self.ws_peers.remove(&id) {
-                        let _ = tx.try_send(WsOut::Close);
-                        continue;
+                    if let Some(w) = &mut self.ws {
+                        if w.close(id) {
+                            continue;
+                        }
                     }
                     #[cfg(feature = "multiplayer-enet")]
                     if let Some(e) = &mut self.enet {
@@ -271,74 +262,81 @@ impl Host {
                 }
             }
         }
+    }
+
+    /// Writes what the transports buffered: one write per WebSocket connection, one ENet
+    /// flush.
+    fn write_out(&mut self) {
+        #[cfg(feature = "multiplayer-websocket")]
+        if let Some(w) = &mut self.ws {
+            w.flush();
+        }
         #[cfg(feature = "multiplayer-enet")]
         if let Some(e) = &mut self.enet {
             e.flush();
         }
     }
 
-    #[cfg(feature = "multiplayer-websocket")]
-    fn on_ws(&mut self, msg: Inbound) {
-        let now = Instant::now();
-        match msg {
-            Inbound::Connected { id, tx } => {
-                if self.server.peer_connected(id, now).is_ok() {
-                    self.ws_peers.insert(id, tx);
+    /// Reads every WebSocket connection that woke (and accepts new ones) straight into
+    /// the session; whether anything happened.
+    fn poll_ws(&mut self, cx: &mut Context<'_>) -> bool {
+        #[cfg(feature = "multiplayer-websocket")]
+        if let Some(w) = &mut self.ws {
+            let server = &mut self.server;
+            let now = Instant::now();
+            return w.poll(cx, |ev| match ev {
+                WsEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
+                WsEvent::Packet(id, data) => {
+                    server.receive(id, 0, TransferMode::Reliable, data, now);
+                    true
                 }
-            }
-            Inbound::Packet { id, data } => {
-                if self.ws_peers.contains_key(&id) {
-                    self.server
-                        .receive(id, 0, TransferMode::Reliable, &data, now);
+                WsEvent::Closed(id) => {
+                    server.peer_disconnected(id);
+                    true
                 }
-            }
-            Inbound::Closed { id } => {
-                if self.ws_peers.remove(&id).is_some() {
-                    self.server.peer_disconnected(id);
-                }
-            }
+            });
         }
+        let _ = cx;
+        false
     }
 
-    #[cfg(not(feature = "multiplayer-websocket"))]
-    fn on_ws(&mut self, msg: Inbound) {
-        match msg {}
-    }
-
-    /// Runs ENet until it is idle; whether anything happened.
-    fn service_enet(&mut self) -> Result<bool> {
+    /// Runs ENet until it is idle, packets straight into the session; whether anything
+    /// happened. `force` services even when no datagram is waiting (ENet's timers).
+    fn service_enet(&mut self, cx: &mut Context<'_>, force: bool) -> Result<bool> {
         #[cfg(feature = "multiplayer-enet")]
         if let Some(e) = &mut self.enet {
-            let mut events = std::mem::take(&mut self.enet_events);
-            e.service(&mut events)?;
-            let any = !events.is_empty();
+            // Registers the task for the next datagram when none is waiting.
+            if !e.poll_readable(cx) && !force {
+                return Ok(false);
+            }
             let now = Instant::now();
             self.next_service = now + self.service_interval;
-            for ev in events.drain(..) {
-                match ev {
-                    EnetEvent::Connected(id) => {
-                        if self.server.peer_connected(id, now).is_err() {
-                            e.reset(id);
-                        }
-                    }
-                    EnetEvent::Packet {
-                        from,
-                        channel,
-                        mode,
-                        data,
-                    } => self.server.receive(from, channel, mode, &data, now),
-                    EnetEvent::Disconnected(id) => self.server.peer_disconnected(id),
+            let server = &mut self.server;
+            let any = e.service(|ev| match ev {
+                EnetEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
+                EnetEvent::Packet {
+                    from,
+                    channel,
+                    mode,
+                    data,
+                } => {
+                    server.receive(from, channel, mode, data, now);
+                    true
                 }
-            }
-            self.enet_events = events;
+                EnetEvent::Disconnected(id) => {
+                    server.peer_disconnected(id);
+                    true
+                }
+            })?;
             return Ok(any);
         }
+        let _ = (cx, force);
         Ok(false)
     }
 
     /// When the loop must run with no I/O to wake it: the earliest of the session's next
-    /// timer ([`Server::poll_timeout`]), the next replication frame, and, with ENet, the
-    /// next service.
+    /// timer ([`Server::poll_timeout`]), the next replication frame, with ENet the next
+    /// service, and soon after a failed `accept`.
     fn next_wake(&self) -> Instant {
         let mut at = self.next_sync;
         if let Some(t) = self.server.poll_timeout() {
@@ -347,75 +345,63 @@ impl Host {
         // ENet keeps its own timers (retransmissions, pings, peer timeouts) that run only
         // inside `service`, and rusty_enet does not say when the next one falls due: it
         // must be serviced regularly even when no datagram arrives. WebSocket needs no
-        // such call (its tasks own the sockets).
+        // such call.
         #[cfg(feature = "multiplayer-enet")]
         if self.enet.is_some() {
             at = at.min(self.next_service);
         }
+        #[cfg(feature = "multiplayer-websocket")]
+        if self.ws.as_ref().is_some_and(|w| w.accept_failed) {
+            at = at.min(Instant::now() + Duration::from_millis(10));
+        }
         at
     }
 
-    fn on_timer(&mut self) -> Result<()> {
-        #[cfg(feature = "multiplayer-enet")]
-        if self.enet.is_some() && Instant::now() >= self.next_service {
-            self.service_enet()?;
-        }
-        let now = Instant::now();
+    /// Runs what is due: the session's tick (auth timeouts, replication).
+    fn on_timer(&mut self, now: Instant) {
         let timer_due = self.server.poll_timeout().is_some_and(|t| now >= t);
         if timer_due || now >= self.next_sync {
             // One tick serves both: it also sends this frame's replication.
             self.server.tick(now);
             self.next_sync = now + self.sync_interval;
         }
-        Ok(())
     }
 
-    /// Sends what is queued, then waits for the next event.
-    pub async fn next_event(&mut self) -> Result<Event> {
+    /// One turn of the loop: hand out the next event, or take in everything the sockets
+    /// have, or register for the next wake.
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event>> {
         loop {
-            self.flush();
+            self.queue_outputs();
             if let Some(ev) = self.server.poll_event() {
-                return Ok(ev);
+                return Poll::Ready(Ok(ev));
             }
-            let mut progressed = false;
-            for _ in 0..256 {
-                match self.rx.try_recv() {
-                    Ok(m) => {
-                        self.on_ws(m);
-                        progressed = true;
-                    }
-                    Err(_) => break,
-                }
+            // Every event of this turn is out and answered: write what it produced, one
+            // write per connection, before waiting for more.
+            self.write_out();
+            let mut progressed = self.poll_ws(cx);
+            let now = Instant::now();
+            let enet_due = now >= self.next_service;
+            match self.service_enet(cx, enet_due) {
+                Ok(p) => progressed |= p,
+                Err(e) => return Poll::Ready(Err(e)),
             }
-            progressed |= self.service_enet()?;
+            self.on_timer(now);
             if progressed || self.server.has_output() {
                 continue;
             }
-            #[cfg(feature = "multiplayer-enet")]
-            let socket = self.enet.as_ref().map(|e| e.socket());
-            #[cfg(not(feature = "multiplayer-enet"))]
-            let socket: Option<Arc<tokio::net::UdpSocket>> = None;
             let wake = tokio::time::Instant::from_std(self.next_wake());
             if self.sleep.deadline() != wake {
                 self.sleep.as_mut().reset(wake);
             }
-            let readable = async {
-                match &socket {
-                    Some(s) => s.readable().await,
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                m = self.rx.recv() => {
-                    if let Some(m) = m {
-                        self.on_ws(m);
-                    }
-                }
-                r = readable => {
-                    r.map_err(Error::Io)?;
-                }
-                _ = &mut self.sleep => self.on_timer()?,
+            if self.sleep.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
             }
         }
+    }
+
+    /// Sends what is queued, then waits for the next event. Cancel-safe: nothing is lost
+    /// when the future is dropped before it completes.
+    pub async fn next_event(&mut self) -> Result<Event> {
+        std::future::poll_fn(|cx| self.poll_event(cx)).await
     }
 }

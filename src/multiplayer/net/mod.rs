@@ -14,6 +14,8 @@ mod enet;
 mod host;
 mod peer;
 #[cfg(feature = "multiplayer-websocket")]
+mod ready;
+#[cfg(feature = "multiplayer-websocket")]
 mod ws;
 
 pub use host::{Host, HostBuilder};

@@ -4,7 +4,7 @@
 use super::enet::{EnetEvent, EnetLink};
 use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::Scene;
-#[cfg(feature = "multiplayer-websocket")]
+#[cfg(any(feature = "multiplayer-websocket", feature = "multiplayer-enet"))]
 use crate::multiplayer::scene::TransferMode;
 use crate::multiplayer::session::{self, Client, Event, Options, Output};
 use std::pin::Pin;
@@ -63,18 +63,28 @@ impl PeerBuilder {
     pub async fn connect_enet(self, addr: std::net::SocketAddr) -> Result<Peer> {
         let id = super::random_id();
         let mut link = EnetLink::client(addr, id, self.max_packet).await?;
+        // Packets that arrive with the connection are kept for the session.
+        let mut early: Vec<(u8, TransferMode, Vec<u8>)> = Vec::new();
         let connect = async {
-            let mut events = Vec::new();
             loop {
-                link.service(&mut events)?;
-                if events.iter().any(|e| matches!(e, EnetEvent::Connected(_))) {
-                    return Ok::<_, Error>(());
-                }
-                if events
-                    .iter()
-                    .any(|e| matches!(e, EnetEvent::Disconnected(_)))
-                {
-                    return Err(Error::Transport("ENet connection refused".into()));
+                let mut state = None;
+                link.service(|ev| {
+                    match ev {
+                        EnetEvent::Connected(_) => state = state.or(Some(true)),
+                        EnetEvent::Disconnected(_) => state = Some(false),
+                        EnetEvent::Packet {
+                            channel,
+                            mode,
+                            data,
+                            ..
+                        } => early.push((channel, mode, data.to_vec())),
+                    }
+                    true
+                })?;
+                match state {
+                    Some(true) => return Ok::<_, Error>(()),
+                    Some(false) => return Err(Error::Transport("ENet connection refused".into())),
+                    None => {}
                 }
                 let socket = link.socket();
                 let _ = tokio::time::timeout(Duration::from_millis(10), socket.readable()).await;
@@ -84,7 +94,11 @@ impl PeerBuilder {
             .await
             .map_err(|_| Error::Transport("ENet connect timed out".into()))??;
         let mut client = Client::new(self.scene, self.opts);
-        client.connected(id, Instant::now())?;
+        let now = Instant::now();
+        client.connected(id, now)?;
+        for (channel, mode, data) in early {
+            client.receive(1, channel, mode, &data, now);
+        }
         Ok(Peer::new(
             client,
             Link::Enet(Box::new(link)),
@@ -307,27 +321,27 @@ impl Peer {
                 }
                 #[cfg(feature = "multiplayer-enet")]
                 Link::Enet(e) => {
-                    let mut events = Vec::new();
-                    e.service(&mut events)?;
-                    self.next_service = now + self.service_interval;
+                    let client = &mut self.client;
                     let mut gone = false;
-                    for ev in events.iter() {
+                    let any = e.service(|ev| {
                         match ev {
                             EnetEvent::Packet {
                                 channel,
                                 mode,
                                 data,
                                 ..
-                            } => self.client.receive(1, *channel, *mode, data, now),
+                            } => client.receive(1, channel, mode, data, now),
                             EnetEvent::Disconnected(_) => gone = true,
                             EnetEvent::Connected(_) => {}
                         }
-                    }
+                        true
+                    })?;
+                    self.next_service = now + self.service_interval;
                     if gone {
                         self.lost();
                         continue;
                     }
-                    if !events.is_empty() {
+                    if any {
                         continue;
                     }
                     let socket = e.socket();

@@ -4,11 +4,16 @@
 //! one binary message.
 
 use super::random_id;
+use super::ready::Ready;
 use crate::multiplayer::error::{Error, Result};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::stream::FuturesUnordered;
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -17,119 +22,297 @@ use tokio_tungstenite::WebSocketStream;
 /// The engine's `handshake_timeout`: TCP accept to open socket (and id) within 3 s.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// What a connection task tells the host.
-pub(crate) enum Inbound {
-    Connected { id: i32, tx: mpsc::Sender<WsOut> },
-    Packet { id: i32, data: Bytes },
-    Closed { id: i32 },
-}
+/// tungstenite's read buffer per connection. Its default, 128 KiB, is zero-filled up to
+/// its free capacity before every read: for packets of a few bytes that memset cost more
+/// than the read itself, and a thousand connections held 128 MB of it. Longer messages
+/// still arrive whole; they take more reads.
+const READ_BUFFER: usize = 4096;
 
-/// What the host asks of a connection task.
-pub(crate) enum WsOut {
-    Data(Bytes),
-    /// Close with code 1000, as `disconnect_peer` does.
-    Close,
-}
+/// How many messages one connection may hand in per poll before the others get their turn.
+const READS_PER_POLL: usize = 64;
 
 pub(crate) fn config(max_message: usize) -> WebSocketConfig {
     WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(Some(max_message))
         .max_frame_size(Some(max_message))
 }
 
-/// Accepts connections until the host goes away.
-pub(crate) fn spawn_listener(
-    listener: TcpListener,
-    inbound: mpsc::Sender<Inbound>,
-    max_message: usize,
-    queue: usize,
-) {
-    tokio::spawn(async move {
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            if inbound.is_closed() {
-                return;
-            }
-            let _ = tcp.set_nodelay(true);
-            tokio::spawn(connection(tcp, inbound.clone(), max_message, queue));
-        }
-    });
+/// A connection being upgraded: the WebSocket handshake, then the id message.
+type Handshake = Pin<Box<dyn Future<Output = Option<(WebSocketStream<TcpStream>, i32)>> + Send>>;
+
+fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
+    Box::pin(async move {
+        let _ = tcp.set_nodelay(true);
+        let open = async {
+            let mut ws =
+                tokio_tungstenite::accept_async_with_config(tcp, Some(config(max_message)))
+                    .await
+                    .ok()?;
+            let id = random_id();
+            let hello = Message::Binary(Bytes::copy_from_slice(&id.to_le_bytes()));
+            ws.send(hello).await.ok()?;
+            Some((ws, id))
+        };
+        tokio::time::timeout(HANDSHAKE_TIMEOUT, open).await.ok()?
+    })
 }
 
-async fn connection(
-    tcp: TcpStream,
-    inbound: mpsc::Sender<Inbound>,
+/// What the server's connections report.
+pub(crate) enum WsEvent<'a> {
+    /// A client finished its handshake and has its id.
+    Connected(i32),
+    /// A packet from a client.
+    Packet(i32, &'a [u8]),
+    /// A client's connection closed or failed.
+    Closed(i32),
+}
+
+struct Conn {
+    ws: WebSocketStream<TcpStream>,
+    id: i32,
+    /// Messages queued since the last completed flush.
+    unflushed: usize,
+    /// In the list of connections to flush.
+    dirty: bool,
+}
+
+/// A WebSocket server driven from the host's own task: the listener, the handshakes in
+/// flight and every open connection are polled there, each connection through a waker of
+/// its own ([`Ready`]), so a poll touches only the sockets that woke. No task and no
+/// channel per connection: a packet goes from the socket to the session and the answer
+/// from the session to the socket's write buffer in the same task, and each connection is
+/// flushed once for everything one poll produced for it.
+pub(crate) struct WsServer {
+    listener: TcpListener,
+    handshakes: FuturesUnordered<Handshake>,
+    conns: Vec<Option<Conn>>,
+    free: Vec<usize>,
+    by_id: HashMap<i32, usize>,
+    ready: Ready,
+    woken: Vec<usize>,
+    dirty: Vec<usize>,
+    /// Connections a failed write closed, to report at the next poll.
+    gone: Vec<i32>,
     max_message: usize,
     queue: usize,
-) {
-    let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config(max_message)));
-    let Ok(Ok(ws)) = tokio::time::timeout(HANDSHAKE_TIMEOUT, accept).await else {
-        return;
-    };
-    let id = random_id();
-    let (mut sink, mut stream) = ws.split();
-    let hello = Message::Binary(Bytes::copy_from_slice(&id.to_le_bytes()));
-    if sink.send(hello).await.is_err() {
-        return;
+    /// An `accept` failed (out of descriptors, say): the host retries on its timer.
+    pub(crate) accept_failed: bool,
+}
+
+impl WsServer {
+    pub(crate) fn new(listener: TcpListener, max_message: usize, queue: usize) -> Self {
+        WsServer {
+            listener,
+            handshakes: FuturesUnordered::new(),
+            conns: Vec::new(),
+            free: Vec::new(),
+            by_id: HashMap::new(),
+            ready: Ready::default(),
+            woken: Vec::new(),
+            dirty: Vec::new(),
+            gone: Vec::new(),
+            max_message,
+            queue,
+            accept_failed: false,
+        }
     }
-    let (tx, mut rx) = mpsc::channel(queue);
-    if inbound.send(Inbound::Connected { id, tx }).await.is_err() {
-        return;
+
+    pub(crate) fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        self.listener.local_addr()
     }
-    let writer = async {
-        while let Some(out) = rx.recv().await {
-            let mut out = out;
-            loop {
-                match out {
-                    WsOut::Data(b) => {
-                        if sink.feed(Message::Binary(b)).await.is_err() {
-                            return;
-                        }
-                    }
-                    WsOut::Close => {
-                        let frame = CloseFrame {
-                            code: CloseCode::Normal,
-                            reason: "".into(),
-                        };
-                        let _ = sink.send(Message::Close(Some(frame))).await;
-                        return;
-                    }
+
+    /// Whether `id` is one of this server's clients.
+    pub(crate) fn has(&self, id: i32) -> bool {
+        self.by_id.contains_key(&id)
+    }
+
+    /// Accepts connections, advances handshakes and reads every connection that woke,
+    /// reporting each event to `on` (which, for `Connected`, says whether to keep the
+    /// client). Registers `cx` for all of it. Whether anything happened.
+    pub(crate) fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut on: impl FnMut(WsEvent<'_>) -> bool,
+    ) -> bool {
+        let mut any = false;
+        self.accept_failed = false;
+        loop {
+            match self.listener.poll_accept(cx) {
+                Poll::Ready(Ok((tcp, _))) => {
+                    self.handshakes.push(handshake(tcp, self.max_message));
                 }
-                match rx.try_recv() {
-                    Ok(next) => out = next,
-                    Err(_) => break,
+                Poll::Ready(Err(_)) => {
+                    self.accept_failed = true;
+                    break;
                 }
-            }
-            if sink.flush().await.is_err() {
-                return;
+                Poll::Pending => break,
             }
         }
-    };
-    let inbound2 = inbound.clone();
-    let reader = async {
-        while let Some(msg) = stream.next().await {
-            let data = match msg {
-                Ok(Message::Binary(b)) => b,
-                // The engine takes text frames as packets too.
-                Ok(Message::Text(t)) => Bytes::from(t),
-                Ok(Message::Close(_)) | Err(_) => return,
-                Ok(_) => continue,
-            };
-            if data.is_empty() {
+        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
+            let Some((ws, id)) = done else { continue };
+            // A random id already taken (1 in 2^31 per client): drop the newcomer.
+            if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
                 continue;
             }
-            if inbound2.send(Inbound::Packet { id, data }).await.is_err() {
-                return;
+            any = true;
+            let slot = self.free.pop().unwrap_or_else(|| {
+                self.conns.push(None);
+                self.conns.len() - 1
+            });
+            self.conns[slot] = Some(Conn {
+                ws,
+                id,
+                unflushed: 0,
+                dirty: false,
+            });
+            self.by_id.insert(id, slot);
+            self.ready.wake(slot);
+        }
+        for id in self.gone.drain(..) {
+            on(WsEvent::Closed(id));
+            any = true;
+        }
+        let mut woken = std::mem::take(&mut self.woken);
+        self.ready.take(&mut woken, cx.waker());
+        for &slot in &woken {
+            let Some(c) = self.conns.get_mut(slot).and_then(Option::as_mut) else {
+                continue;
+            };
+            let waker = self.ready.waker(slot);
+            let mut scx = Context::from_waker(waker);
+            let mut closed = false;
+            // A flush that could not finish: the socket woke because it can take more.
+            if c.unflushed > 0 {
+                match Pin::new(&mut c.ws).poll_flush(&mut scx) {
+                    Poll::Ready(Ok(())) => c.unflushed = 0,
+                    Poll::Ready(Err(_)) => closed = true,
+                    Poll::Pending => {}
+                }
+            }
+            let mut reads = 0;
+            while !closed {
+                if reads == READS_PER_POLL {
+                    // More may be waiting: come back after the others.
+                    waker.wake_by_ref();
+                    break;
+                }
+                reads += 1;
+                match Pin::new(&mut c.ws).poll_next(&mut scx) {
+                    Poll::Ready(Some(Ok(Message::Binary(b)))) => {
+                        if !b.is_empty() {
+                            on(WsEvent::Packet(c.id, &b));
+                            any = true;
+                        }
+                    }
+                    // The engine takes text frames as packets too.
+                    Poll::Ready(Some(Ok(Message::Text(t)))) => {
+                        if !t.is_empty() {
+                            on(WsEvent::Packet(c.id, t.as_bytes()));
+                            any = true;
+                        }
+                    }
+                    Poll::Ready(Some(Ok(Message::Close(_)) | Err(_)) | None) => closed = true,
+                    // Pings are answered by tungstenite itself.
+                    Poll::Ready(Some(Ok(_))) => {}
+                    Poll::Pending => break,
+                }
+            }
+            if closed {
+                let id = c.id;
+                self.remove(slot);
+                on(WsEvent::Closed(id));
+                any = true;
             }
         }
-    };
-    tokio::select! {
-        _ = writer => {}
-        _ = reader => {}
+        self.woken = woken;
+        any
     }
-    let _ = inbound.send(Inbound::Closed { id }).await;
+
+    fn remove(&mut self, slot: usize) -> Option<Conn> {
+        let c = self.conns.get_mut(slot)?.take()?;
+        self.by_id.remove(&c.id);
+        self.ready.remove(slot);
+        self.free.push(slot);
+        Some(c)
+    }
+
+    /// Queues a packet for client `id` (written by the next [`flush`](Self::flush)).
+    /// False if the client was too slow to take what was queued before (more than the
+    /// queue size waiting): it is then closed, and the caller should drop the peer.
+    pub(crate) fn send(&mut self, id: i32, data: Vec<u8>) -> bool {
+        let Some(&slot) = self.by_id.get(&id) else {
+            return true;
+        };
+        let Some(c) = self.conns[slot].as_mut() else {
+            return true;
+        };
+        if c.unflushed >= self.queue {
+            self.close(id);
+            return false;
+        }
+        if Pin::new(&mut c.ws)
+            .start_send(Message::Binary(data.into()))
+            .is_err()
+        {
+            self.remove(slot);
+            self.gone.push(id);
+            return true;
+        }
+        c.unflushed += 1;
+        if !c.dirty {
+            c.dirty = true;
+            self.dirty.push(slot);
+        }
+        true
+    }
+
+    /// Writes what was queued since the last flush: one write per connection. A socket
+    /// that cannot take it all now finishes when it wakes.
+    pub(crate) fn flush(&mut self) {
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            let Some(c) = self.conns[slot].as_mut() else {
+                continue;
+            };
+            c.dirty = false;
+            let mut scx = Context::from_waker(self.ready.waker(slot));
+            match Pin::new(&mut c.ws).poll_flush(&mut scx) {
+                Poll::Ready(Ok(())) => c.unflushed = 0,
+                Poll::Ready(Err(_)) => {
+                    let id = c.id;
+                    self.remove(slot);
+                    self.gone.push(id);
+                }
+                Poll::Pending => {}
+            }
+        }
+        dirty.clear();
+        self.dirty = dirty;
+    }
+
+    /// Closes client `id`'s connection with code 1000, as `disconnect_peer` does: what
+    /// was queued for it and the close frame are written if the socket takes them now.
+    pub(crate) fn close(&mut self, id: i32) -> bool {
+        let Some(&slot) = self.by_id.get(&id) else {
+            return false;
+        };
+        if let Some(mut c) = self.remove(slot) {
+            let frame = CloseFrame {
+                code: CloseCode::Normal,
+                reason: "".into(),
+            };
+            let mut cx = Context::from_waker(Waker::noop());
+            let mut ws = Pin::new(&mut c.ws);
+            if ws.as_mut().start_send(Message::Close(Some(frame))).is_ok() {
+                let _ = ws.as_mut().poll_flush(&mut cx);
+            }
+            // Read what the client sent meanwhile, so that closing the socket sends a FIN
+            // rather than a reset that could discard our last packets at the client.
+            while let Poll::Ready(Some(Ok(_))) = ws.as_mut().poll_next(&mut cx) {}
+        }
+        true
+    }
 }
 
 /// Connects to a Godot WebSocket server at `url` (`ws://host:port/path`) and waits for the

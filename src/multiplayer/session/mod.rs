@@ -30,9 +30,9 @@ use super::error::{Error, Result};
 use super::scene::{NodeId, Scene};
 use peers::PeerState;
 use replication::SpawnedNode;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The server's peer id.
 pub const SERVER_ID: i32 = 1;
@@ -81,6 +81,9 @@ pub(crate) struct Session {
     is_server: bool,
     unique_id: i32,
     peers: BTreeMap<i32, PeerState>,
+    /// The peers in auth, earliest start first: the auth timer reads the first one, so
+    /// neither `poll_timeout` nor `tick` walks every peer.
+    in_auth: BTreeSet<(Instant, i32)>,
     /// Our cache id of each node (0 = none yet).
     cache_ids: Vec<u32>,
     /// Which node each of our cache ids names (id 1 is index 0).
@@ -102,6 +105,7 @@ impl Session {
             is_server,
             unique_id: if is_server { SERVER_ID } else { 0 },
             peers: BTreeMap::new(),
+            in_auth: BTreeSet::new(),
             cache_ids: vec![0; n],
             assigned: Vec::new(),
             out: VecDeque::new(),

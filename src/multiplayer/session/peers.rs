@@ -55,6 +55,7 @@ impl Session {
                 remote: false,
                 since: now,
             });
+            self.in_auth.insert((now, peer));
             self.events.push_back(Event::PeerAuthenticating(peer));
         } else {
             self.admit(peer);
@@ -73,7 +74,9 @@ impl Session {
                 self.push_send(peer, 0, TransferMode::Reliable, buf);
             }
         }
-        self.peers.entry(peer).or_default().pending = None;
+        if let Some(p) = self.peers.entry(peer).or_default().pending.take() {
+            self.in_auth.remove(&(p.since, peer));
+        }
         if self.is_server {
             self.show_spawned_to(peer);
         }
@@ -88,7 +91,8 @@ impl Session {
         let Some(state) = self.peers.get(&peer) else {
             return;
         };
-        if state.pending.is_some() {
+        if let Some(p) = &state.pending {
+            self.in_auth.remove(&(p.since, peer));
             self.peers.remove(&peer);
             if notify {
                 self.events.push_back(Event::AuthFailed(peer));

@@ -12,14 +12,10 @@ impl Session {
         if !self.opts.auth_timeout.is_zero() {
             let timeout = self.opts.auth_timeout;
             let late: Vec<i32> = self
-                .peers
+                .in_auth
                 .iter()
-                .filter(|(_, p)| {
-                    p.pending
-                        .as_ref()
-                        .is_some_and(|p| now.saturating_duration_since(p.since) >= timeout)
-                })
-                .map(|(&id, _)| id)
+                .take_while(|(since, _)| now.saturating_duration_since(*since) >= timeout)
+                .map(|&(_, id)| id)
                 .collect();
             for id in late {
                 self.out.push_back(Output::Disconnect(id));
@@ -46,12 +42,10 @@ impl Session {
         if timeout.is_zero() {
             return None;
         }
-        self.peers
-            .values()
-            .filter_map(|p| p.pending.as_ref())
-            // A deadline past what Instant can hold never falls due.
-            .filter_map(|p| p.since.checked_add(timeout))
-            .min()
+        // The earliest start has the earliest deadline; past what Instant can hold, it
+        // (and every later one) never falls due.
+        let &(since, _) = self.in_auth.first()?;
+        since.checked_add(timeout)
     }
 }
 

@@ -1,0 +1,313 @@
+//! The bare transport: an echo server of SceneMultiplayer's packets on the same transport
+//! libraries as `net::Host` (tokio-tungstenite, rusty_enet), with no session in between.
+//! It is the limit the load run holds the SceneMultiplayer server to
+//! (`benches/multiplayer_load.sh`): whatever the Rust server spends per call beyond this
+//! is SceneMultiplayer's.
+//!
+//! ```sh
+//! cargo run --release --example multiplayer_bare --features multiplayer -- --ws 9080
+//! cargo run --release --example multiplayer_bare --features multiplayer -- --enet 9081
+//! ```
+//!
+//! It speaks just enough of each transport for `net::Peer` bots (and Godot clients) to
+//! connect: the WebSocket id message, the ENet connect. Every packet a peer sends comes
+//! back to it unchanged (an echoed SIMPLIFY_PATH names the bot's own node, and its echoed
+//! CONFIRM_PATH confirms the bot's own cache id, so a bot's `echo(i)` call comes back as a
+//! call of `echo(i)` on it, in the same form and size as the SceneMultiplayer server's
+//! answer).
+//!
+//! Flags: `--ws PORT` or `--enet PORT`; `--bind IP` (default 127.0.0.1); `--ws-mode
+//! reactor|tasks` (default reactor: one task polls every connection through per-connection
+//! wakers; tasks: one tokio task per connection); `--enet-peers N` (ENet peer slots,
+//! default 4095 as the engine's server and `net::Host`).
+
+#[path = "../../src/multiplayer/net/ready.rs"]
+#[allow(dead_code)]
+mod ready;
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use ready::Ready;
+use rusty_enet::{HostSettings, PacketReceived, Socket, MTU_MAX};
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream, UdpSocket};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+use tokio_tungstenite::WebSocketStream;
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: multiplayer_bare (--ws PORT | --enet PORT) [--bind IP] [--ws-mode reactor|tasks] [--enet-peers N]"
+    );
+    std::process::exit(2);
+}
+
+fn main() -> io::Result<()> {
+    let (mut ws, mut enet, mut reactor, mut peers) = (None, None, true, 4095usize);
+    let mut bind = IpAddr::from([127, 0, 0, 1]);
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let Some(v) = args.next() else { usage() };
+        match flag.as_str() {
+            "--ws" => ws = Some(v.parse::<u16>().unwrap_or_else(|_| usage())),
+            "--enet" => enet = Some(v.parse::<u16>().unwrap_or_else(|_| usage())),
+            "--bind" => bind = v.parse().unwrap_or_else(|_| usage()),
+            "--ws-mode" => reactor = v == "reactor",
+            "--enet-peers" => peers = v.parse().unwrap_or_else(|_| usage()),
+            _ => usage(),
+        }
+    }
+    // One thread, as the SceneMultiplayer server of the load run.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        match (ws, enet) {
+            (Some(p), None) => {
+                let listener = TcpListener::bind(SocketAddr::new(bind, p)).await?;
+                println!("listening websocket {}", listener.local_addr()?);
+                if reactor {
+                    ws_reactor(listener).await
+                } else {
+                    ws_tasks(listener).await
+                }
+            }
+            (None, Some(p)) => enet_echo(SocketAddr::new(bind, p), peers).await,
+            _ => usage(),
+        }
+    })
+}
+
+/// The WebSocket upgrade and the 4-byte id message a Godot client waits for.
+async fn handshake(tcp: TcpStream, id: i32) -> Option<WebSocketStream<TcpStream>> {
+    let _ = tcp.set_nodelay(true);
+    // The read buffer `net::Host` uses: tungstenite zero-fills its free capacity before
+    // every read, and the default 128 KiB costs more than a small packet's read.
+    let config = WebSocketConfig::default().read_buffer_size(4096);
+    let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config));
+    let mut ws = tokio::time::timeout(Duration::from_secs(3), accept)
+        .await
+        .ok()?
+        .ok()?;
+    let hello = Message::Binary(Bytes::copy_from_slice(&id.to_le_bytes()));
+    ws.send(hello).await.ok()?;
+    Some(ws)
+}
+
+/// One task per connection: read a message, write it back, flush when nothing more is
+/// ready to read.
+async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
+    let mut next_id = 2;
+    loop {
+        let (tcp, _) = listener.accept().await?;
+        next_id += 1;
+        let id = next_id;
+        tokio::spawn(async move {
+            let Some(mut ws) = handshake(tcp, id).await else {
+                return;
+            };
+            while let Some(Ok(m)) = ws.next().await {
+                if !matches!(m, Message::Binary(_)) || ws.feed(m).await.is_err() {
+                    continue;
+                }
+                if ws.flush().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// One task for every connection: the listener's task hands each upgraded socket over;
+/// this task polls only the sockets whose wakers fired, reads every message each has,
+/// queues the echoes and flushes each socket once per poll.
+async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut next_id = 2;
+        while let Ok((tcp, _)) = listener.accept().await {
+            next_id += 1;
+            let (tx, id) = (tx.clone(), next_id);
+            tokio::spawn(async move {
+                if let Some(ws) = handshake(tcp, id).await {
+                    let _ = tx.send(ws);
+                }
+            });
+        }
+    });
+    let mut conns: Vec<Option<WebSocketStream<TcpStream>>> = Vec::new();
+    let mut free: Vec<usize> = Vec::new();
+    let mut ready = Ready::default();
+    let mut woken = Vec::new();
+    std::future::poll_fn(|cx| {
+        while let Poll::Ready(Some(ws)) = rx.poll_recv(cx) {
+            let slot = free.pop().unwrap_or_else(|| {
+                conns.push(None);
+                conns.len() - 1
+            });
+            conns[slot] = Some(ws);
+            ready.wake(slot);
+        }
+        ready.take(&mut woken, cx.waker());
+        for &slot in &woken {
+            let Some(ws) = conns[slot].as_mut() else {
+                continue;
+            };
+            let mut scx = Context::from_waker(ready.waker(slot));
+            let mut fed = false;
+            let mut gone = false;
+            loop {
+                match Pin::new(&mut *ws).poll_next(&mut scx) {
+                    Poll::Ready(Some(Ok(m @ Message::Binary(_)))) => {
+                        if Pin::new(&mut *ws).start_send(m).is_err() {
+                            gone = true;
+                            break;
+                        }
+                        fed = true;
+                    }
+                    Poll::Ready(Some(Ok(_))) => {}
+                    Poll::Ready(Some(Err(_)) | None) => {
+                        gone = true;
+                        break;
+                    }
+                    Poll::Pending => break,
+                }
+            }
+            // A flush that cannot finish now wakes this slot again when it can.
+            if !gone && fed {
+                if let Poll::Ready(Err(_)) = Pin::new(&mut *ws).poll_flush(&mut scx) {
+                    gone = true;
+                }
+            }
+            if gone {
+                conns[slot] = None;
+                ready.remove(slot);
+                free.push(slot);
+            }
+        }
+        Poll::<io::Result<()>>::Pending
+    })
+    .await
+}
+
+/// `rusty_enet`'s socket over a tokio UDP socket, without blocking.
+struct Udp {
+    socket: Arc<UdpSocket>,
+    /// The last receive found no datagram.
+    drained: bool,
+}
+
+impl Socket for Udp {
+    type Address = SocketAddr;
+    type Error = io::Error;
+
+    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
+        match self.socket.try_send_to(buffer, address) {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
+            Err(e) if transient(&e) => Ok(buffer.len()),
+            r => r,
+        }
+    }
+
+    fn receive(
+        &mut self,
+        buffer: &mut [u8; MTU_MAX],
+    ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
+        loop {
+            return match self.socket.try_recv_from(buffer) {
+                Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.drained = true;
+                    Ok(None)
+                }
+                Err(e) if transient(&e) => continue,
+                Err(e) => Err(e),
+            };
+        }
+    }
+}
+
+fn transient(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// ENet: each received packet goes back on its channel (the same `Packet`, so the same
+/// mode and no copy). As `net::Host` does it: one `service` reads every waiting datagram,
+/// `check_events` (no I/O) drains the packets it queued, another `service` only if the
+/// socket was not drained; then one `flush` sends the answers, and the loop waits for a
+/// datagram or ENet's next timer.
+async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
+    use socket2::{Domain, Protocol, Socket as RawSocket, Type};
+    let raw = RawSocket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
+    let _ = raw.set_recv_buffer_size(4 << 20);
+    raw.set_nonblocking(true)?;
+    raw.bind(&addr.into())?;
+    let socket = Arc::new(UdpSocket::from_std(raw.into())?);
+    println!("listening enet {}", socket.local_addr()?);
+    let settings = HostSettings {
+        peer_limit: peers.clamp(1, 4095),
+        channel_limit: 255,
+        ..HostSettings::default()
+    };
+    let udp = Udp {
+        socket: socket.clone(),
+        drained: false,
+    };
+    let mut host =
+        rusty_enet::Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
+    // Whether it echoed anything: a flush is a pass over every peer slot.
+    fn echo(event: rusty_enet::Event<'_, Udp>) -> bool {
+        if let rusty_enet::Event::Receive {
+            peer,
+            channel_id,
+            packet,
+        } = event
+        {
+            let _ = peer.send(channel_id, &packet);
+            return true;
+        }
+        false
+    }
+    let mut sleep = Box::pin(tokio::time::sleep(Duration::ZERO));
+    loop {
+        let mut queued = false;
+        loop {
+            host.socket_mut().drained = false;
+            let Some(event) = host.service()? else {
+                break;
+            };
+            queued |= echo(event);
+            while let Some(event) = host.check_events() {
+                queued |= echo(event);
+            }
+            if host.socket().drained {
+                break;
+            }
+        }
+        if queued {
+            host.flush();
+        }
+        // ENet runs its timers (retransmissions, pings) only inside `service`: wait for a
+        // datagram or 5 ms, on one timer reset each time, as `net::Host` waits.
+        sleep
+            .as_mut()
+            .reset(tokio::time::Instant::now() + Duration::from_millis(5));
+        std::future::poll_fn(|cx| {
+            if socket.poll_recv_ready(cx).is_ready() || sleep.as_mut().poll(cx).is_ready() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await;
+    }
+}
