@@ -139,6 +139,13 @@
 //! `explain`); the `glam` and `mint` features add conversions for the math types
 //! (`interop`).
 //!
+//! ## Save files, resources and ConfigFiles
+//!
+//! The `files` feature reads and writes the engine's encrypted and compressed save files
+//! (`file`); the `resource` feature, the other files the engine keeps Variants in:
+//! ConfigFiles (`.cfg`, `project.godot`, plain or encrypted), read and written back byte
+//! for byte, with serde for their sections (`resource`).
+//!
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
@@ -165,6 +172,8 @@ pub mod interop;
 #[cfg(feature = "multiplayer-core")]
 pub mod multiplayer;
 mod packet;
+#[cfg(feature = "resource")]
+pub mod resource;
 mod ser;
 pub mod text;
 mod types;
