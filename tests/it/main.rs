@@ -31,6 +31,8 @@ mod multiplayer;
 mod random_values;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
+#[cfg(feature = "resource")]
+mod resource;
 mod roundtrip_props;
 mod serde_paths;
 mod text;
