@@ -116,6 +116,10 @@ impl ResourceError {
         ResourceError::new(ResourceErrorKind::Syntax(msg.into()))
     }
 
+    pub(crate) fn corrupt(msg: impl Into<String>) -> Self {
+        ResourceError::new(ResourceErrorKind::Corrupt(msg.into()))
+    }
+
     pub(crate) fn eof() -> Self {
         ResourceError::new(ResourceErrorKind::UnexpectedEof)
     }

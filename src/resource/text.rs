@@ -534,6 +534,11 @@ impl TextResource {
         Ok(())
     }
 
+    /// Every section, the header first, to add or remove (crate-internal).
+    pub(crate) fn sections_mut_vec(&mut self) -> &mut Vec<Section> {
+        &mut self.doc.sections
+    }
+
     /// Forgets the text every value and tag was read from, so that the whole file is
     /// printed anew as the engine prints it (blank lines and comments stay where they
     /// are).
