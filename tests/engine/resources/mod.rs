@@ -3,6 +3,7 @@
 //! engine loads from it and writes it back byte for byte, and the engine loads every file
 //! the crate writes to the same values.
 
+pub mod binary;
 pub mod config;
 pub mod serde;
 pub mod text;
@@ -64,6 +65,7 @@ pub fn trials() -> Vec<Trial> {
     let mut t = config::trials();
     t.extend(text::trials());
     t.extend(serde::trials());
+    t.extend(binary::trials());
     t
 }
 

@@ -5,7 +5,7 @@
 
 use super::Engine;
 use crate::support::engine::{godot3_trial, godot4_trial};
-use godot_bin::resource::{Reference, TextResource};
+use godot_bin::resource::{BinaryResource, Reference, TextResource};
 use godot_bin::{Config, Dialect, PackedStringArray, TypedArray, Variant, Vector2};
 use libtest_mimic::Trial;
 use serde::{Deserialize, Serialize};
@@ -133,6 +133,20 @@ fn serde_round_trip(engine: &Engine) {
     // Read back by the crate into the same struct.
     let back: Item = TextResource::parse(&text).unwrap().resource_as().unwrap();
     assert_eq!(back, item);
+    // The same resource as a .res.
+    let binary = res.to_binary().unwrap();
+    assert!(binary.issues.is_empty(), "{:?}", binary.issues);
+    let res_bytes = binary.resource.to_bytes().unwrap();
+    let from_res: Item = BinaryResource::from_bytes(&res_bytes)
+        .unwrap()
+        .resource_as()
+        .unwrap();
+    // External ids are table numbers in a binary file.
+    let numbered = Item {
+        script: Reference::External("1".into()),
+        ..item.clone()
+    };
+    assert_eq!(from_res, numbered);
     let script = if dialect == Dialect::Godot4 {
         ITEM4
     } else {
@@ -140,24 +154,31 @@ fn serde_round_trip(engine: &Engine) {
     };
     let run = engine.run(
         "",
-        &dump_items(&["item.tres"], dialect),
+        &dump_items(&["item.tres", "item.res"], dialect),
         &[
             ("item.gd", script.as_bytes()),
             ("item.tres", text.as_bytes()),
+            ("item.res", &res_bytes),
         ],
     );
     let dump = run.read_file("items.bin");
     let want = expected(&item, dialect);
+    let (first, second) = dump.split_at(4 + want.len());
     assert_eq!(
-        &dump[4..],
+        &first[4..],
         &want[..],
         "{}: the engine's Item from\n{text}",
         engine.name()
     );
+    assert_eq!(
+        &second[4..],
+        &want[..],
+        "{}: the engine's Item from the .res",
+        engine.name()
+    );
     eprintln!(
-        "{}: a derived struct written as a .tres, loaded by the engine into its script's \
-         variables ({} fields) and read back by the crate equal",
-        engine.name(),
-        9
+        "{}: a derived struct written as a .tres and as a .res, loaded by the engine into \
+         its script's variables (9 fields each), and read back by the crate equal",
+        engine.name()
     );
 }

@@ -100,7 +100,7 @@ pub fn read_dump(bytes: &[u8], dialect: Dialect) -> Vec<Loaded> {
 /// The crate's value in the shape the GDScript side's `norm` gives the engine's: references
 /// as `"SubResource:<id>"` and `"ExtResource:<path>"`, objects, Arrays and Dictionaries
 /// as Arrays that carry their class and element types.
-pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect) -> Variant {
+pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect, binary: bool) -> Variant {
     let type_id = |t: &ElementType| -> (i64, String) {
         match t {
             ElementType::Untyped => (0, String::new()),
@@ -127,25 +127,27 @@ pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect) -> Variant {
                 ];
                 for (k, x) in &o.properties {
                     out.push(Variant::from(k.as_str()));
-                    out.push(norm(x, res, dialect));
+                    out.push(norm(x, res, dialect, binary));
                 }
                 Variant::from(out)
             }
         },
-        Variant::Array(a) if dialect == Dialect::Godot3 => {
-            Variant::from(a.iter().map(|x| norm(x, res, dialect)).collect::<Vec<_>>())
-        }
+        Variant::Array(a) if dialect == Dialect::Godot3 => Variant::from(
+            a.iter()
+                .map(|x| norm(x, res, dialect, binary))
+                .collect::<Vec<_>>(),
+        ),
         Variant::Dictionary(d) if dialect == Dialect::Godot3 => {
             let mut out = Dictionary::new();
             for (k, x) in d.iter() {
-                out.insert(norm(k, res, dialect), norm(x, res, dialect));
+                out.insert(norm(k, res, dialect, binary), norm(x, res, dialect, binary));
             }
             Variant::Dictionary(out)
         }
         Variant::Array(a) => {
             let (t, c) = type_id(&a.element_type);
             let mut out = vec![Variant::from("$array"), Variant::Int(t), Variant::from(c)];
-            out.extend(a.iter().map(|x| norm(x, res, dialect)));
+            out.extend(a.iter().map(|x| norm(x, res, dialect, binary)));
             Variant::from(out)
         }
         Variant::Dictionary(d) => {
@@ -153,7 +155,7 @@ pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect) -> Variant {
             let (vt, vc) = type_id(d.value_type());
             let mut out = Dictionary::new();
             for (k, x) in d.iter() {
-                out.insert(norm(k, res, dialect), norm(x, res, dialect));
+                out.insert(norm(k, res, dialect, binary), norm(x, res, dialect, binary));
             }
             Variant::from(vec![
                 Variant::from("$dict"),
@@ -164,6 +166,10 @@ pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect) -> Variant {
                 Variant::Dictionary(out),
             ])
         }
+        // A binary file's empty object slot: the engine loads null.
+        Variant::ObjectId(_) => Variant::Nil,
+        // The engines' binary loaders read an RID as its int id.
+        Variant::Rid(r) if binary => Variant::Int(r.0 as i64),
         other => other.clone(),
     }
 }
@@ -188,8 +194,11 @@ fn same(ours: &Variant, engine: &Variant, dialect: Dialect, what: &str, file: &s
             let t = v.to_string();
             t.chars().take(1500).collect::<String>()
         };
+        let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
         panic!(
-            "{what} differs\ncrate:  {}\nengine: {}\n--- file ---\n{}",
+            "{what} differs at byte {at}: {:?} / {:?}\ncrate:  {}\nengine: {}\n--- file ---\n{}",
+            &a[at.saturating_sub(8)..(at + 8).min(a.len())],
+            &b[at.saturating_sub(8)..(at + 8).min(b.len())],
             text(ours),
             text(engine),
             file.chars().take(6000).collect::<String>()
@@ -204,6 +213,18 @@ pub fn check(
     dialect: Dialect,
     name: &str,
     file: &str,
+) -> usize {
+    check_as(res, loaded, dialect, name, file, false)
+}
+
+/// [`check`], for values the engine loaded from a binary file (`binary`).
+pub fn check_as(
+    res: &TextResource,
+    loaded: &Loaded,
+    dialect: Dialect,
+    name: &str,
+    file: &str,
+    binary: bool,
 ) -> usize {
     let mut values = 0;
     match loaded {
@@ -225,14 +246,18 @@ pub fn check(
                     .unwrap_or_else(|| panic!("{name}: the engine has no resource {id:?}\n{file}"));
                 assert_eq!(&class, engine_class, "{name}: class of {id:?}");
                 for p in section.properties() {
-                    let theirs = props.get(p.name()).unwrap_or_else(|| {
-                        panic!(
+                    let ours = norm(p.value(), res, dialect, binary);
+                    let Some(theirs) = props.get(p.name()) else {
+                        // Metadata set to null is removed (a binary file's null object).
+                        assert!(
+                            ours.is_nil() && p.name().starts_with("metadata/"),
                             "{name}: the engine's {id:?} has no property {}\n{file}",
                             p.name()
-                        )
-                    });
+                        );
+                        continue;
+                    };
                     let what = format!("{name}: [{id}] {}", p.name());
-                    same(&norm(p.value(), res, dialect), theirs, dialect, &what, file);
+                    same(&ours, theirs, dialect, &what, file);
                     values += 1;
                 }
             }
@@ -277,8 +302,11 @@ pub fn check(
                 let theirs = items(theirs).to_vec();
                 let mut theirs_v = theirs.clone();
                 theirs_v[6] = Variant::Dictionary(dict(&theirs[6]).clone());
+                if let Variant::PackedStringArray(g) = &mut theirs_v[5] {
+                    g.0.sort();
+                }
                 same(
-                    &norm_scene(&ours, res, dialect),
+                    &norm_scene(&ours, res, dialect, binary),
                     &Variant::from(theirs_v),
                     dialect,
                     &format!("{name}: node {k}"),
@@ -304,10 +332,17 @@ pub fn check(
                     Variant::from(text("to")),
                     Variant::from(text("method")),
                     c.attr("flags").cloned().unwrap_or(Variant::Int(2)),
-                    norm(&binds, res, dialect),
+                    norm(&binds, res, dialect, binary),
                     c.attr("unbinds").cloned().unwrap_or(Variant::Int(0)),
                 ]);
-                let theirs = Variant::from(items(theirs).to_vec());
+                // A packed scene's connection ends read `./A`, a loaded text's `A`.
+                let mut theirs = items(theirs).to_vec();
+                for end in [0, 2] {
+                    if let Some(p) = theirs[end].as_str().and_then(|p| p.strip_prefix("./")) {
+                        theirs[end] = Variant::from(p);
+                    }
+                }
+                let theirs = Variant::from(theirs);
                 same(
                     &ours,
                     &theirs,
@@ -322,12 +357,12 @@ pub fn check(
 }
 
 /// A node's list with its properties normalized (the rest is plain text).
-fn norm_scene(v: &Variant, res: &TextResource, dialect: Dialect) -> Variant {
+fn norm_scene(v: &Variant, res: &TextResource, dialect: Dialect, binary: bool) -> Variant {
     let a = v.as_array().unwrap();
     let mut out: Vec<Variant> = a.items[..6].to_vec();
     let mut props = Dictionary::new();
     for (k, x) in a.items[6].as_dictionary().unwrap().iter() {
-        props.insert(k.clone(), norm(x, res, dialect));
+        props.insert(k.clone(), norm(x, res, dialect, binary));
     }
     out.push(Variant::Dictionary(props));
     Variant::from(out)

@@ -22,12 +22,14 @@ func make(p_seed, count, text):
 	inner_scene.pack(inner)
 	ResourceSaver.save("res://ext_scene.tscn", inner_scene)
 	for i in range(count):
+		# Binary files: every other pair compressed.
+		var flags = ResourceSaver.FLAG_COMPRESS if not text and i % 4 >= 2 else 0
 		if i % 2 == 0:
-			ResourceSaver.save("res://res_%d.%s" % [i, "tres" if text else "res"], resource())
+			ResourceSaver.save("res://res_%d.%s" % [i, "tres" if text else "res"], resource(), flags)
 		else:
 			var ps = PackedScene.new()
 			ps.pack(scene())
-			ResourceSaver.save("res://scn_%d.%s" % [i, "tscn" if text else "scn"], ps)
+			ResourceSaver.save("res://scn_%d.%s" % [i, "tscn" if text else "scn"], ps, flags)
 
 # A value Godot 3 reads back from text (see config3.gd): no RID, no infinity or NaN.
 func value(depth):

@@ -26,12 +26,14 @@ func make(p_seed: int, count: int, text: bool) -> void:
 	inner_scene.pack(inner)
 	ResourceSaver.save(inner_scene, "res://ext_scene.tscn")
 	for i in range(count):
+		# Binary files: every other pair compressed.
+		var flags := ResourceSaver.FLAG_COMPRESS if not text and i % 4 >= 2 else 0
 		if i % 2 == 0:
-			ResourceSaver.save(resource(), "res://res_%d.%s" % [i, "tres" if text else "res"])
+			ResourceSaver.save(resource(), "res://res_%d.%s" % [i, "tres" if text else "res"], flags)
 		else:
 			var ps := PackedScene.new()
 			ps.pack(scene())
-			ResourceSaver.save(ps, "res://scn_%d.%s" % [i, "tscn" if text else "scn"])
+			ResourceSaver.save(ps, "res://scn_%d.%s" % [i, "tscn" if text else "scn"], flags)
 
 func value(depth: int):
 	gen.full = true

@@ -1,6 +1,8 @@
 //! `godot_bin::resource`: ConfigFiles, text and binary resources and scenes, read from the
 //! engine-made files in `tests/data/resource/` (which script made each: its README).
 
+mod binary;
+mod cli;
 mod config;
 mod text;
 

@@ -357,3 +357,51 @@ fn text_that_is_not_a_resource_is_a_typed_error() {
         assert!(err.position().is_some(), "{text:?}: {err}");
     }
 }
+
+#[test]
+fn godot3_files_convert_to_godot4() {
+    let level = TextResource::from_bytes(&fixture("godot3", "level.tscn")).unwrap();
+    let conv = level.to_godot4().unwrap();
+    let res = conv.resource;
+    assert_eq!((res.dialect(), res.format()), (Dialect::Godot4, 3));
+    // Spatial is Node3D in Godot 4, reported with its properties' names unchecked.
+    assert_eq!(
+        res.node("Player/Mark").and_then(|n| n.type_name()),
+        Some("Node3D")
+    );
+    assert!(
+        conv.issues
+            .iter()
+            .any(|i| i.message.contains("Spatial is Node3D")),
+        "{:?}",
+        conv.issues
+    );
+    assert!(
+        conv.issues.iter().any(|i| i.message.contains("item3.gd")),
+        "{:?}",
+        conv.issues
+    );
+    // __meta__ is metadata/ properties; number ids are strings; Godot 4's layout.
+    let player = res.node("Player").unwrap();
+    assert_eq!(player.get("metadata/hp"), Some(&Variant::Int(100)));
+    assert!(player.get("__meta__").is_none());
+    let text = res.to_string();
+    assert!(
+        text.contains(
+            "[ext_resource type=\"PackedScene\" path=\"res://godot3/enemy.tscn\" id=\"2\"]"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("instance=ExtResource(\"2\")"), "{text}");
+    assert!(text.contains("groups=[\"actors\", \"players\"]"), "{text}");
+    assert!(
+        text.contains("metadata/gear = SubResource(\"3\")"),
+        "{text}"
+    );
+    res.check_references().unwrap();
+    // A Godot 4 file is left as it is.
+    let g4 = TextResource::from_bytes(&fixture("godot4", "level.tscn")).unwrap();
+    let same = g4.to_godot4().unwrap();
+    assert!(same.issues.is_empty());
+    assert_eq!(same.resource.to_string(), g4.to_string());
+}
