@@ -7,6 +7,8 @@
 //!   dump FILE [--json]   decode FILE and print every value as GDScript text (or JSON)
 //!   encode [--json]      read GDScript text (or JSON) on stdin, write packets to stdout
 //!   explain FILE         annotated hex dump: every header and field with its offset
+//!   convert IN OUT       a Godot 3 save to Godot 4; a resource, scene or ConfigFile
+//!                        between its forms (text, binary, encrypted) by OUT's extension
 //! ```
 //!
 //! FILE is a file written by `var_to_bytes` / `var2bytes` (one bare packet, or several
@@ -23,6 +25,7 @@
 mod explain;
 mod files;
 mod json;
+mod resources;
 
 use clap::{Parser, Subcommand};
 use godot_bin::{Config, Dialect, Variant};
@@ -59,6 +62,9 @@ enum Command {
     ///
     /// For a .tsv, each row prints as its name, a tab and the text, on one line:
     /// newlines, carriage returns and tabs in the text are written as \n, \r and \t.
+    /// A resource, scene or ConfigFile (.tres .tscn .res .scn .cfg project.godot, or an
+    /// encrypted ConfigFile with --password) prints as its text (a binary one as the text
+    /// it converts to), or as one JSON document.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
         /// A packet file, or a .tsv of hex packets; `-` for standard input.
@@ -86,7 +92,9 @@ enum Command {
         file: PathBuf,
     },
     /// Convert a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save, and
-    /// report what was converted and anything without a Godot 4 counterpart.
+    /// report what was converted and anything without a Godot 4 counterpart; or convert a
+    /// resource, scene or ConfigFile between its forms (see below).
+    #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
 }
 
@@ -295,6 +303,10 @@ fn dump(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let data = read_input(path)?;
+    // Resources, scenes and ConfigFiles: their own forms (resources.rs).
+    if let Some(doc) = resources::open(path, &data, &cli.keys)? {
+        return resources::dump(&doc, json, out);
+    }
     // An encrypted or compressed save holds store_var frames.
     let (data, framed) = match files::unwrap(&cli.keys, &data)? {
         Some((content, what)) => {
