@@ -142,9 +142,11 @@
 //! ## Save files, resources and ConfigFiles
 //!
 //! The `files` feature reads and writes the engine's encrypted and compressed save files
-//! (`file`); the `resource` feature, the other files the engine keeps Variants in:
-//! ConfigFiles (`.cfg`, `project.godot`, plain or encrypted), read and written back byte
-//! for byte, with serde for their sections (`resource`).
+//! (`file`); the `resource` feature, the other files the engine keeps Variants in: text
+//! and binary resources and scenes (`.tres`, `.tscn`, `.res`, `.scn`) and ConfigFiles
+//! (`.cfg`, `project.godot`, plain or encrypted), each read and written back byte for
+//! byte, with serde for a resource's, a node's or a section's properties, and conversions
+//! between the forms (`resource`).
 //!
 //! ## Errors
 //!

@@ -447,7 +447,7 @@ impl TextResource {
                         }
                         Variant::from(new)
                     }
-                    _ => godot4_value(v),
+                    _ => godot4_value(v, &mut classes),
                 };
                 attrs.push((k.clone(), v));
             }
@@ -473,12 +473,12 @@ impl TextResource {
                     ("__meta__", Variant::Dictionary(meta)) => {
                         for (k, v) in meta.iter() {
                             match k.as_str() {
-                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v)),
+                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v, &mut classes)),
                                 None => issues.push(issue(&name, "__meta__", format!("a metadata key that is not text ({}) has no Godot 4 property", k.get_type()))),
                             }
                         }
                     }
-                    (n, v) => section.set(n, godot4_value(v)),
+                    (n, v) => section.set(n, godot4_value(v, &mut classes)),
                 }
             }
         }
@@ -490,27 +490,44 @@ impl TextResource {
     }
 }
 
-/// A Godot 3 value for Godot 4: references' number ids as strings.
-fn godot4_value(v: &Variant) -> Variant {
+/// A Godot 3 value for Godot 4: references' number ids as strings, an inline object's
+/// class by its Godot 4 name (`Reference` is `RefCounted`) and its `__meta__` as
+/// `metadata/` properties.
+fn godot4_value(v: &Variant, classes: &mut HashMap<String, String>) -> Variant {
     match v {
         Variant::Object(o) => match Reference::from_object(o) {
             Some(r @ (Reference::External(_) | Reference::Sub(_))) => r.to_variant(),
-            _ => {
-                let mut o = o.clone();
-                o.properties
-                    .iter_mut()
-                    .for_each(|(_, x)| *x = godot4_value(x));
-                Variant::Object(o)
+            Some(Reference::Path(_)) => v.clone(),
+            None => {
+                let mut out = Object {
+                    class_name: godot4_class(&o.class_name, classes),
+                    properties: Vec::with_capacity(o.properties.len()),
+                };
+                for (k, x) in &o.properties {
+                    match (k.as_str(), x) {
+                        ("__meta__", Variant::Dictionary(meta)) => {
+                            for (mk, mv) in meta.iter() {
+                                if let Some(mk) = mk.as_str() {
+                                    let mv = godot4_value(mv, classes);
+                                    out.properties.push((format!("metadata/{mk}"), mv));
+                                }
+                            }
+                        }
+                        _ => out.properties.push((k.clone(), godot4_value(x, classes))),
+                    }
+                }
+                Variant::Object(out)
             }
         },
         Variant::Array(a) => {
             let mut a = a.clone();
-            a.iter_mut().for_each(|x| *x = godot4_value(x));
+            a.iter_mut().for_each(|x| *x = godot4_value(x, classes));
             Variant::Array(a)
         }
         Variant::Dictionary(d) => {
             let mut d = d.clone();
-            d.iter_mut().for_each(|(_, x)| *x = godot4_value(x));
+            d.iter_mut()
+                .for_each(|(_, x)| *x = godot4_value(x, classes));
             Variant::Dictionary(d)
         }
         other => other.clone(),

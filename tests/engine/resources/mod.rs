@@ -7,6 +7,7 @@ pub mod binary;
 pub mod config;
 pub mod serde;
 pub mod text;
+pub mod upgrade;
 
 use crate::support::{godot3, godot4};
 use godot_bin::{Config, Dialect};
@@ -66,6 +67,7 @@ pub fn trials() -> Vec<Trial> {
     t.extend(text::trials());
     t.extend(serde::trials());
     t.extend(binary::trials());
+    t.extend(upgrade::trials());
     t
 }
 
