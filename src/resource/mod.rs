@@ -50,10 +50,15 @@
 //! * which properties a class stores and their defaults: the engine leaves a property
 //!   equal to its default out of a file, and its binary string table names every stored
 //!   property of the class; a converted binary file lists only the names it uses (the
-//!   engine loads it to the same content);
+//!   engine loads it to the same content). Give the engine's table with
+//!   [`BinaryResource::strings_mut`] (from an engine-made file of the same classes), and a
+//!   property the engine stores at its default with [`Internal::set`] (the binary saver
+//!   stores a null `script`, the text saver leaves it out);
 //! * the ids the engine would draw: external resources are numbered `"1"`, `"2"`... in
 //!   table order, a binary file's main resource gets an id made from a hash (the engine
-//!   draws from the clock); the ids of sub-resources carry over;
+//!   draws from the clock); the ids of sub-resources carry over. Give others with
+//!   [`Section::set_attr`] (`id`, `uid` in a text file's tags) or
+//!   [`BinaryResource::internals_mut`] / [`Header::uid`];
 //! * floats: a binary file holds the exact value, the engine's text saver 6 digits; text
 //!   written here holds the exact value (the shortest text the engine reads back to it);
 //! * a typed Array's element type, which Godot 4.4's binary files do not store (the engine

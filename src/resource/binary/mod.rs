@@ -337,6 +337,15 @@ impl BinaryResource {
         &self.strings
     }
 
+    /// The string table, to give it what the file does not hold: the engine's table names
+    /// every stored property of each class (written or not), in the order it met them.
+    /// Copy it from an engine-made file of the same classes to write the engine's bytes
+    /// for a converted or built resource. A name a value needs that the table lacks is
+    /// added at the end when the file is written; names no value uses are kept.
+    pub fn strings_mut(&mut self) -> &mut Vec<String> {
+        &mut self.strings
+    }
+
     /// The external resources, in table order.
     pub fn externals(&self) -> &[External] {
         &self.externals

@@ -467,3 +467,18 @@ fn uids_read_and_print_as_the_engine_s() {
     );
     assert_eq!(uid_from_text("uid://z"), None);
 }
+
+#[test]
+fn a_given_string_table_is_written_first() {
+    // The engine's table names properties no value uses; a table given is kept, and the
+    // names values need are added after it.
+    let mut res = BinaryResource::new("Resource", Dialect::Godot4);
+    res.resource_mut().set("gold", 5);
+    *res.strings_mut() = vec!["resource_local_to_scene".into(), "resource_name".into()];
+    let back = BinaryResource::from_bytes(&res.to_bytes().unwrap()).unwrap();
+    assert_eq!(
+        back.strings(),
+        ["resource_local_to_scene", "resource_name", "gold"]
+    );
+    assert_eq!(back.resource().get("gold"), Some(&Variant::Int(5)));
+}
