@@ -210,6 +210,15 @@
 //! `explain`); the `glam` and `mint` features add conversions for the math types
 //! (`interop`).
 //!
+//! ## Save files, resources and ConfigFiles
+//!
+//! The `files` feature reads and writes the engine's encrypted and compressed save files
+//! (`file`); the `resource` feature, the other files the engine keeps Variants in: text
+//! and binary resources and scenes (`.tres`, `.tscn`, `.res`, `.scn`) and ConfigFiles
+//! (`.cfg`, `project.godot`, plain or encrypted), each read and written back byte for
+//! byte, with serde for a resource's, a node's or a section's properties, and conversions
+//! between the forms (`resource`).
+//!
 //! ## Errors
 //!
 //! Every failure is an [`Error`] whose [`kind`](Error::kind) can be matched and whose
@@ -245,6 +254,8 @@ pub mod interop;
 #[cfg(feature = "multiplayer-core")]
 pub mod multiplayer;
 mod packet;
+#[cfg(feature = "resource")]
+pub mod resource;
 mod ser;
 pub mod text;
 mod types;

@@ -20,6 +20,8 @@ mod interop;
 #[cfg(feature = "multiplayer")]
 mod multiplayer;
 mod random_values;
+#[cfg(feature = "resource")]
+mod resources;
 mod stream;
 mod text;
 mod values;
@@ -42,6 +44,8 @@ fn main() {
     #[cfg(feature = "multiplayer")]
     trials.extend(multiplayer::trials());
     trials.extend(random_values::trials());
+    #[cfg(feature = "resource")]
+    trials.extend(resources::trials());
     trials.extend(stream::trials());
     trials.extend(text::trials());
     trials.extend(values::trials());

@@ -33,6 +33,8 @@ mod readme;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_wrong_dialect;
+#[cfg(feature = "resource")]
+mod resource;
 mod roundtrip_props;
 mod serde_paths;
 mod text;

@@ -21,7 +21,7 @@ pub struct KeyArgs {
 }
 
 impl KeyArgs {
-    fn key(&self) -> Result<Option<Key>, Failure> {
+    pub fn key(&self) -> Result<Option<Key>, Failure> {
         match (&self.password, &self.key) {
             (Some(p), _) => Ok(Some(Key::password(p))),
             (None, Some(hex)) => Key::from_hex(hex.trim())
@@ -150,6 +150,9 @@ pub struct ConvertArgs {
     /// Refuse to write anything when some value has no exact Godot 4 counterpart.
     #[arg(long)]
     strict: bool,
+    /// Resources and scenes: keep a Godot 3 file's engine (by default it becomes Godot 4).
+    #[arg(long)]
+    same_engine: bool,
     #[command(flatten)]
     keys: KeyArgs,
 }
@@ -175,6 +178,20 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         ),
         (None, None) => None,
     };
+    // Resources, scenes and ConfigFiles go their own way (resources.rs).
+    let data = std::fs::read(&args.input)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
+    if let Some(doc) = crate::resources::open(&args.input, &data, &args.keys)? {
+        return crate::resources::convert(
+            doc,
+            &args.output,
+            &args.keys,
+            new_key,
+            args.same_engine,
+            args.strict,
+            out,
+        );
+    }
     let target = match args.to {
         ToArg::Same if new_key.is_some() => Target::Encrypted(new_key.clone().unwrap()),
         ToArg::Same => Target::Same,

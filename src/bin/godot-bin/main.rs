@@ -8,7 +8,8 @@
 //! godot-bin explain FILE [PACKET OPTIONS] [--password P | --key HEX]
 //!     annotated hex dump: every header and field with its offset
 //! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...]
-//!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save
+//!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save; a resource,
+//!     scene or ConfigFile between its forms (text, binary, encrypted) by NEW's extension
 //!
 //! PACKET OPTIONS: --dialect godot4|godot3|godot2|pandemonium|pandemonium37|pandemonium5,
 //!                 --framed [--big-endian]
@@ -34,6 +35,7 @@
 mod explain;
 mod files;
 mod json;
+mod resources;
 
 use clap::{Args, Parser, Subcommand};
 use godot_bin::file::{Container, Layout};
@@ -86,6 +88,9 @@ enum Command {
     ///
     /// When FILE does not decode cleanly in the dialect, dump fails (exit status 1) and
     /// names the dialects that decode all of it cleanly; it then prints no value.
+    /// A resource, scene or ConfigFile (.tres .tscn .res .scn .cfg project.godot, or an
+    /// encrypted ConfigFile with --password) prints as its text (a binary one as the text
+    /// it converts to), or as one JSON document.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
         /// A packet file, a save, or a .tsv of hex packets; `-` for standard input.
@@ -131,6 +136,8 @@ enum Command {
     ///
     /// The input is read as Godot 3 and the output written as Godot 4, so there is no
     /// --dialect. A save that is already Godot 4's is refused, and the error says so.
+    /// Or convert a resource, scene or ConfigFile between its forms (see below).
+    #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
 }
 
@@ -228,10 +235,14 @@ struct Input {
     framed: bool,
 }
 
-/// Reads `path`, opens a save, and settles the dialect: `--dialect`'s, else Godot 3 for a
-/// save in Godot 3's encrypted layout (no Godot 4 engine writes it), else Godot 4.
+/// Reads `path`, opens a save, and settles the dialect (see [`input_of`]).
 fn open_input(packets: &PacketArgs, keys: &files::KeyArgs, path: &Path) -> Result<Input, Failure> {
-    let file = read_input(path)?;
+    input_of(packets, keys, read_input(path)?)
+}
+
+/// Opens a save in `file`, and settles the dialect: `--dialect`'s, else Godot 3 for a
+/// save in Godot 3's encrypted layout (no Godot 4 engine writes it), else Godot 4.
+fn input_of(packets: &PacketArgs, keys: &files::KeyArgs, file: Vec<u8>) -> Result<Input, Failure> {
     let save = files::unwrap(keys, &file)?;
     let godot3_layout = matches!(
         save,
@@ -413,7 +424,12 @@ fn dump(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let input = open_input(packets_args, keys, path)?;
+    let file = read_input(path)?;
+    // Resources, scenes and ConfigFiles: their own forms (resources.rs).
+    if let Some(doc) = resources::open(path, &file, keys)? {
+        return resources::dump(&doc, json, out);
+    }
+    let input = input_of(packets_args, keys, file)?;
     if let Some(what) = input.describe(packets_args) {
         eprintln!("godot-bin: {what}");
     }

@@ -1,0 +1,41 @@
+# Makes the ConfigFile fixtures of tests/it/resource_config.rs with Godot 4.4.1:
+#   godot4 --headless --path <a project folder> -s make_config4.gd
+# in a folder holding this script and a project.godot; it writes godot4/*.cfg there.
+extends SceneTree
+
+func _init():
+	var c := ConfigFile.new()
+	c.set_value("", "version", 3)
+	c.set_value("player", "name", "Ada \"the\" Great\nof Lovelace")
+	c.set_value("player", "hp", 100)
+	c.set_value("player", "speed", 2.5)
+	c.set_value("player", "pos", Vector3(1.5, -2, 0.1))
+	c.set_value("player", "inventory", PackedStringArray(["sword", "shield"]))
+	c.set_value("player", "stats", {"str": 10, "dex": 12.5, &"luck": [1, 2, 3]})
+	c.set_value("player", "home", NodePath("/root/World/House:position"))
+	c.set_value("player", "tag", &"hero")
+	c.set_value("world", "seed", 1234567890123)
+	c.set_value("world", "gravity", Vector2(0, 9.8))
+	c.set_value("world", "tint", Color(0.1, 0.2, 0.3, 0.5))
+	c.set_value("world", "cells", [Vector2i(1, 2), Vector3i(3, 4, 5)] as Array[Variant])
+	c.set_value("world", "ids", [1, 2, 3] as Array[int])
+	c.set_value("world", "bytes", PackedByteArray([0, 1, 254, 255]))
+	c.set_value("world", "xform", Transform3D(Basis(), Vector3(1, 2, 3)))
+	c.set_value("world", "nothing", null)
+	c.set_value("world", "obj", RefCounted.new())
+	c.set_value("world", "after_obj", true)
+	c.set_value("keys", "with space", 1)
+	c.set_value("keys", "with=equals", 2)
+	c.set_value("keys", "é", 3)
+	c.set_value("keys", "plain/path.x-y_z", 4)
+	c.set_value("sec]tion", "k", "v")
+	c.save("godot4/game.cfg")
+	c.save_encrypted_pass("godot4/game_pass.cfg", "s3cret")
+	var key := PackedByteArray()
+	for i in range(32):
+		key.append(i * 7 + 1)
+	c.save_encrypted("godot4/game_key.cfg", key)
+	ProjectSettings.set_setting("application/config/name", "Fixture")
+	ProjectSettings.set_setting("display/window/size/viewport_width", 640)
+	ProjectSettings.save_custom("godot4/override.cfg")
+	quit()
