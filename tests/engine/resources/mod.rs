@@ -13,8 +13,16 @@ use crate::support::{godot3, godot4};
 use godot_bin::{Config, Dialect};
 use std::time::Duration;
 
-const GEN4: &str = include_str!("../random_values/gen4.gd");
-const GEN3: &str = include_str!("../random_values/gen3.gd");
+// The random-value generators, with the record writer they share appended (as
+// random_values.rs builds them).
+const GEN4: &str = concat!(
+    include_str!("../random_values/gen4.gd"),
+    include_str!("../random_values/record.gd")
+);
+const GEN3: &str = concat!(
+    include_str!("../random_values/gen3.gd"),
+    include_str!("../random_values/record.gd")
+);
 
 pub enum Engine<'a> {
     Godot4(&'a godot4::Godot4),
