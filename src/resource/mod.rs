@@ -79,6 +79,7 @@ mod config;
 mod convert;
 mod document;
 mod error;
+mod lex;
 mod numbers;
 mod reference;
 mod scene;

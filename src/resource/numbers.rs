@@ -20,8 +20,8 @@
 //! order); their floats of more than 9 digits are fixed in the printed text
 //! ([`long_floats`]).
 
+use super::lex::{is_ident, skip_string};
 use super::strtod::{engine_reading, engine_text, engine_value};
-use super::syntax::{is_ident, skip_string};
 use crate::dialect::Dialect;
 use crate::variant::{Object, Variant};
 

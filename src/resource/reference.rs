@@ -103,7 +103,7 @@ impl fmt::Display for Reference {
             Reference::Path(_) => "Resource",
         };
         write!(f, "{name}(")?;
-        super::syntax::write_quoted(f, self.id())?;
+        super::lex::write_quoted(f, self.id())?;
         f.write_str(")")
     }
 }

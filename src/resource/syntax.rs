@@ -15,11 +15,11 @@
 //! a string that happens to hold the words is left alone.
 
 use super::error::{ResourceError, Result};
+pub(crate) use super::lex::{is_ident, is_ident_start, skip_string, write_quoted};
 use super::numbers::{self, engine_float_token, number_end, TEXT_CLASS};
 use super::reference::{EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use crate::dialect::Dialect;
 use crate::variant::Variant;
-use std::fmt;
 
 /// How a file prints its values: which engine's spacing, and whether a PackedByteArray is
 /// base64 (Godot 4's text format 4).
@@ -42,31 +42,9 @@ impl Style {
     };
 }
 
-pub(crate) fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
-}
-
-pub(crate) fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
 /// Where a rewritten text grew or shrank: (offset in the new text after a rewrite, total
 /// growth so far).
 type Shifts = Vec<(usize, isize)>;
-
-/// The index after the string literal whose opening quote is at `i`.
-pub(crate) fn skip_string(s: &[u8], mut i: usize) -> Result<usize> {
-    let open = i;
-    i += 1;
-    while i < s.len() {
-        match s[i] {
-            b'\\' => i += 2,
-            b'"' => return Ok(i + 1),
-            _ => i += 1,
-        }
-    }
-    Err(ResourceError::syntax("a string is not closed before the end of the text").at_byte(open))
-}
 
 /// The index after the bracketed group (`(...)`, `[...]`, `{...}`) opening at `i`: string
 /// literals and `;` comments are skipped; brackets are counted, not matched (the value
@@ -431,19 +409,6 @@ fn parse_reference_args(args: &str) -> Option<Arg<'_>> {
     } else {
         None
     }
-}
-
-/// Writes `s` as a double-quoted literal, escaping `"` and `\` as the engine's String
-/// text does.
-pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
-    f.write_char('"')?;
-    for c in s.chars() {
-        if c == '"' || c == '\\' {
-            f.write_char('\\')?;
-        }
-        f.write_char(c)?;
-    }
-    f.write_char('"')
 }
 
 /// `v` printed in `style`, with references in the file's syntax and every float in text

@@ -181,11 +181,11 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
     // Resources, scenes and ConfigFiles go their own way (resources.rs).
     let data = std::fs::read(&args.input)
         .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
-    if let Some(doc) = crate::resources::open(&args.input, &data, &args.keys)? {
+    if let Some(doc) = crate::resources::open(&args.input, &data, key.clone())? {
         return crate::resources::convert(
             doc,
             &args.output,
-            &args.keys,
+            key,
             new_key,
             args.same_engine,
             args.strict,

@@ -426,7 +426,7 @@ fn dump(
 ) -> Result<(), Failure> {
     let file = read_input(path)?;
     // Resources, scenes and ConfigFiles: their own forms (resources.rs).
-    if let Some(doc) = resources::open(path, &file, keys)? {
+    if let Some(doc) = resources::open(path, &file, keys.key()?)? {
         return resources::dump(&doc, json, out);
     }
     let input = input_of(packets_args, keys, file)?;

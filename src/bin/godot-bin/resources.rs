@@ -6,7 +6,6 @@
 //! `[gd_scene`), and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
 //! its content: a ConfigFile written by `save_encrypted_pass`, whatever its extension.
 
-use crate::files::KeyArgs;
 use crate::json;
 use crate::Failure;
 use godot_bin::file::{Key, Layout};
@@ -55,7 +54,7 @@ fn config_name(path: &Path) -> bool {
 
 /// The file at `path` with bytes `data`, if it is one of the resource forms; `None` for a
 /// save file or packets.
-pub fn open(path: &Path, data: &[u8], keys: &KeyArgs) -> Result<Option<Doc>, Failure> {
+pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, Failure> {
     let ext = extension(path);
     let head = data.get(..4).unwrap_or(&[]);
     if head == b"RSRC" || head == b"RSCC" || matches!(ext.as_str(), "res" | "scn") {
@@ -77,7 +76,7 @@ pub fn open(path: &Path, data: &[u8], keys: &KeyArgs) -> Result<Option<Doc>, Fai
     }
     if head == b"GDEC" {
         // A ConfigFile of save_encrypted_pass, when its content reads as one.
-        let Some(key) = keys.key()? else {
+        let Some(key) = key else {
             return Ok(None);
         };
         if let Ok((cfg, layout)) = ConfigFile::from_encrypted(data, &key) {
@@ -247,7 +246,7 @@ fn text_json(t: &TextResource, form: &str) -> Value {
 pub fn convert(
     doc: Doc,
     output: &Path,
-    keys: &KeyArgs,
+    key: Option<Key>,
     new_key: Option<Key>,
     same_engine: bool,
     strict: bool,
@@ -257,7 +256,7 @@ pub fn convert(
     let mut issues = Vec::new();
     let bytes: Vec<u8> = match doc {
         Doc::Config(cfg) => {
-            let key = new_key.or(keys.key()?);
+            let key = new_key.or(key);
             match key {
                 Some(k) => {
                     writeln!(out, "read:    ConfigFile")?;
