@@ -36,7 +36,7 @@ impl ElementType {
 
 /// `Array`: values in order, with an element type when it is a Godot 4 typed array
 /// (`Array[int]`). Derefs to its `Vec<Variant>`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Array {
     /// The element type; [`ElementType::Untyped`] for a plain Array.
     pub element_type: ElementType,
@@ -44,6 +44,27 @@ pub struct Array {
     pub items: Vec<Variant>,
     /// Godot 2 only: the array is shared (bit 31 of the count; 2.x GDScript arrays are).
     pub shared: bool,
+}
+
+impl Clone for Array {
+    fn clone(&self) -> Self {
+        Array {
+            element_type: self.element_type.clone(),
+            items: clone_deep(&self.items),
+            shared: self.shared,
+        }
+    }
+}
+
+/// Clones the elements of a container. A value nests as deep as the decoders allow (1024
+/// levels), and cloning recurses once a level (several KiB of stack a level in a debug
+/// build), so the stack is grown on demand here as the decoders grow it: cloning what was
+/// read must not overflow a thread the read did not (`tests/it/resource/hostile.rs`).
+pub(super) fn clone_deep<T: Clone>(items: &Vec<T>) -> Vec<T> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    crate::packet::grow_stack(|| items.clone())
 }
 
 impl Array {

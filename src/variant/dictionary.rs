@@ -56,7 +56,7 @@ struct Entry {
 
 /// The entries in order, with a hash index of their positions once there are more than
 /// [`Map::LINEAR`].
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct Map {
     entries: Vec<Entry>,
     /// Positions in `entries`, by their key's hash (boxed: most maps have none).
@@ -65,6 +65,16 @@ struct Map {
     /// whose bit is clear is known to be new without comparing it to every entry (the
     /// common case when decoding: a packet rarely repeats a key).
     bits: u64,
+}
+
+impl Clone for Map {
+    fn clone(&self) -> Self {
+        Map {
+            entries: super::array::clone_deep(&self.entries),
+            index: self.index.clone(),
+            bits: self.bits,
+        }
+    }
 }
 
 impl std::fmt::Debug for Map {

@@ -265,6 +265,7 @@ fn every_truncation_is_a_typed_error() {
             count += 1;
         }
     }
+    println!("binary truncations: {count} refused");
     assert!(count > 10_000, "{count} truncations");
 }
 
@@ -356,6 +357,7 @@ fn random_damage_never_panics_and_stays_bounded() {
             );
         }
     }
+    println!("damaged binary files: {read} read, {refused_n} refused");
     assert!(
         read > 0 && refused_n > 0,
         "{read} read, {refused_n} refused"

@@ -4,6 +4,7 @@
 mod binary;
 mod cli;
 mod config;
+mod hostile;
 mod text;
 
 use std::path::PathBuf;

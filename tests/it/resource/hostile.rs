@@ -1,0 +1,332 @@
+//! Hostile text resources, scenes and ConfigFiles (the binary form's are in `binary.rs`):
+//! every cut of every engine-made text file, random damage, absurd nesting and huge
+//! strings are typed errors or read, never a panic, with memory bounded by the text's size;
+//! what reads is written back and converted without a panic either.
+
+use super::fixture;
+use crate::support::alloc::peak_of;
+use godot_bin::file::{Key, Layout};
+use godot_bin::resource::{ConfigFile, ResourceErrorKind, TextResource};
+
+const TEXT: [(&str, &str); 8] = [
+    ("godot4", "item.tres"),
+    ("godot4", "icon.tres"),
+    ("godot4", "level.tscn"),
+    ("godot4", "enemy.tscn"),
+    ("godot3", "item.tres"),
+    ("godot3", "icon.tres"),
+    ("godot3", "level.tscn"),
+    ("godot3", "enemy.tscn"),
+];
+
+const CONFIG: [(&str, &str); 2] = [("godot4", "game.cfg"), ("godot3", "game.cfg")];
+
+/// The memory a text may cost: 64 bytes a byte of text, and 64 KiB.
+fn bound(len: usize) -> usize {
+    64 * len + (64 << 10)
+}
+
+/// Reads `text` as a resource: `Ok(true)` when it read (and was then written back and
+/// converted, each of which may refuse it but must not panic), `Ok(false)` when it was
+/// refused with a syntax or value error that says where.
+fn read_text(text: &str, what: &str) -> bool {
+    match text.parse::<TextResource>() {
+        Ok(res) => {
+            let _ = res.to_string();
+            let _ = res.check_references();
+            if let Ok(bin) = res.to_binary() {
+                let _ = bin.resource.to_bytes();
+            }
+            let _ = res.to_godot4();
+            true
+        }
+        Err(err) => {
+            assert!(
+                matches!(
+                    err.kind(),
+                    ResourceErrorKind::Syntax(_)
+                        | ResourceErrorKind::Value(_)
+                        | ResourceErrorKind::DepthExceeded(_)
+                ),
+                "{what}: {err}"
+            );
+            assert!(err.position().is_some(), "{what}: {err} has no position");
+            false
+        }
+    }
+}
+
+fn read_config(text: &str, what: &str) -> bool {
+    match ConfigFile::parse(text) {
+        Ok(cfg) => {
+            let _ = cfg.to_text();
+            true
+        }
+        Err(err) => {
+            assert!(
+                matches!(
+                    err.kind(),
+                    ResourceErrorKind::Syntax(_)
+                        | ResourceErrorKind::Value(_)
+                        | ResourceErrorKind::DepthExceeded(_)
+                ),
+                "{what}: {err}"
+            );
+            assert!(err.position().is_some(), "{what}: {err} has no position");
+            false
+        }
+    }
+}
+
+/// Every prefix of a text that ends on a character boundary.
+fn cuts(text: &str) -> impl Iterator<Item = &str> {
+    (0..text.len())
+        .filter(|&n| text.is_char_boundary(n))
+        .map(move |n| &text[..n])
+}
+
+#[test]
+fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
+    let (mut read, mut refused) = (0, 0);
+    for (engine, name) in TEXT {
+        let text = String::from_utf8(fixture(engine, name)).unwrap();
+        for cut in cuts(&text) {
+            let what = format!("{engine}/{name} cut at {}", cut.len());
+            let peak = peak_of(|| {
+                if read_text(cut, &what) {
+                    read += 1;
+                } else {
+                    refused += 1;
+                }
+            });
+            assert!(peak <= bound(cut.len()), "{what}: {peak} bytes");
+        }
+    }
+    println!("text cuts: {read} read, {refused} refused");
+    // A cut between sections or lines reads (the engine loads it too, as a shorter file);
+    // a cut inside a tag or a value is refused.
+    assert!(read > 100 && refused > 1_000, "{read} read, {refused} refused");
+}
+
+#[test]
+fn every_cut_of_a_config_file_reads_or_is_a_typed_error() {
+    let (mut read, mut refused) = (0, 0);
+    for (engine, name) in CONFIG {
+        let text = String::from_utf8(fixture(engine, name)).unwrap();
+        for cut in cuts(&text) {
+            let what = format!("{engine}/{name} cut at {}", cut.len());
+            let peak = peak_of(|| {
+                if read_config(cut, &what) {
+                    read += 1;
+                } else {
+                    refused += 1;
+                }
+            });
+            assert!(peak <= bound(cut.len()), "{what}: {peak} bytes");
+        }
+    }
+    println!("config cuts: {read} read, {refused} refused");
+    assert!(read > 50 && refused > 500, "{read} read, {refused} refused");
+}
+
+/// Xorshift: the same damage on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// `text` with 1 to 4 bytes replaced by characters that matter to the grammar.
+fn damage(text: &str, rng: &mut Rng) -> String {
+    const PIECES: [&str; 16] = [
+        "[", "]", "(", ")", "{", "}", "\"", "\\", "=", "\n", ",", ":", "-", "9e999", "&", "\u{7f}",
+    ];
+    let mut out = text.to_string();
+    for _ in 0..1 + rng.below(4) {
+        let mut at = rng.below(out.len());
+        while !out.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = at + 1;
+        while end < out.len() && !out.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = PIECES[rng.below(PIECES.len())];
+        out.replace_range(at..end.min(out.len()), piece);
+    }
+    out
+}
+
+#[test]
+fn random_damage_to_text_never_panics_and_stays_bounded() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut read, mut refused) = (0, 0);
+    for (engine, name) in TEXT {
+        let text = String::from_utf8(fixture(engine, name)).unwrap();
+        for i in 0..400 {
+            let bad = damage(&text, &mut rng);
+            let what = format!("{engine}/{name} damage {i}: {bad:?}");
+            let peak = peak_of(|| {
+                if read_text(&bad, &what) {
+                    read += 1;
+                } else {
+                    refused += 1;
+                }
+            });
+            assert!(peak <= bound(bad.len()), "{what}: {peak} bytes");
+        }
+    }
+    for (engine, name) in CONFIG {
+        let text = String::from_utf8(fixture(engine, name)).unwrap();
+        for i in 0..400 {
+            let bad = damage(&text, &mut rng);
+            let what = format!("{engine}/{name} damage {i}: {bad:?}");
+            let peak = peak_of(|| {
+                if read_config(&bad, &what) {
+                    read += 1;
+                } else {
+                    refused += 1;
+                }
+            });
+            assert!(peak <= bound(bad.len()), "{what}: {peak} bytes");
+        }
+    }
+    println!("damaged text: {read} read, {refused} refused");
+    assert!(read > 100 && refused > 100, "{read} read, {refused} refused");
+}
+
+const HEAD: &str = "[gd_resource type=\"Resource\" format=3]\n\n[resource]\n";
+
+/// A resource whose one property is `levels` nested Arrays or Dictionaries.
+fn nested(levels: usize, open: &str, close: &str) -> String {
+    format!(
+        "{HEAD}x = {}1{}\n",
+        open.repeat(levels),
+        close.repeat(levels)
+    )
+}
+
+#[test]
+fn absurd_nesting_is_refused_without_a_stack_overflow() {
+    for (open, close) in [("[", "]"), ("{1: ", "}"), ("Array[Array]([", "])")] {
+        // As deep as the engine reads: read, written back and converted.
+        let text = nested(1000, open, close);
+        let res: TextResource = text.parse().unwrap_or_else(|e| panic!("{open}: {e}"));
+        assert_eq!(res.to_string(), text);
+        let converted = res.to_binary().unwrap();
+        let bin = converted.resource;
+        let back = godot_bin::resource::BinaryResource::from_bytes(&bin.to_bytes().unwrap())
+            .unwrap();
+        let (got, want) = (back.resource().get("x"), res.resource().unwrap().get("x"));
+        if open.starts_with("Array[") {
+            // Godot 4.4's binary files keep no Array element type (the engine retypes an
+            // Array when it assigns it to a typed property; the module docs say so): the
+            // value comes back as the same Arrays untyped.
+            let untyped: TextResource = nested(1000, "[", "]").parse().unwrap();
+            let want = untyped.resource().unwrap().get("x");
+            assert!(got == want, "{open}: the binary round trip changed the value");
+        } else {
+            // Compared without Debug on failure: a 1000-level value's Debug is megabytes.
+            assert!(got == want, "{open}: the binary round trip changed the value");
+        }
+        assert!(converted.issues.is_empty());
+        // Far deeper: refused where the engine's 1024 levels end.
+        for levels in [1025, 100_000] {
+            let err = nested(levels, open, close)
+                .parse::<TextResource>()
+                .unwrap_err();
+            assert!(
+                matches!(
+                    err.kind(),
+                    ResourceErrorKind::Value(_) | ResourceErrorKind::DepthExceeded(_)
+                ),
+                "{open} x{levels}: {err}"
+            );
+            assert!(err.position().is_some());
+        }
+        // Left open: refused too.
+        let open_only = format!("{HEAD}x = {}\n", open.repeat(100_000));
+        assert!(open_only.parse::<TextResource>().is_err());
+        let cfg = format!("[s]\nx = {}1{}\n", open.repeat(100_000), close.repeat(100_000));
+        assert!(ConfigFile::parse(&cfg).is_err());
+    }
+}
+
+#[test]
+fn huge_strings_and_many_sections_cost_memory_in_proportion() {
+    // One 8 MiB string, with escapes.
+    let big = "ab\\\"c".repeat(8 << 18);
+    let text = format!("{HEAD}s = \"{big}\"\n");
+    let peak = peak_of(|| {
+        let res: TextResource = text.parse().unwrap();
+        assert_eq!(res.to_string(), text);
+    });
+    assert!(peak <= 8 * text.len(), "{peak} bytes for {}", text.len());
+    // 50,000 sub-resources and as many properties.
+    let mut many = String::from("[gd_resource type=\"Resource\" format=3]\n\n");
+    for i in 0..50_000 {
+        many.push_str(&format!(
+            "[sub_resource type=\"Resource\" id=\"r{i}\"]\nv = {i}\n\n"
+        ));
+    }
+    many.push_str("[resource]\nlast = SubResource(\"r49999\")\n");
+    let peak = peak_of(|| {
+        let res: TextResource = many.parse().unwrap();
+        assert_eq!(res.sub_resources().count(), 50_000);
+        res.check_references().unwrap();
+        assert_eq!(res.to_string(), many);
+    });
+    assert!(
+        peak <= bound(many.len()),
+        "{peak} bytes for {}",
+        many.len()
+    );
+    // An unterminated string runs to the end and is refused where it began.
+    let err = format!("{HEAD}s = \"{}", "x".repeat(1 << 20))
+        .parse::<TextResource>()
+        .unwrap_err();
+    assert!(err.position().is_some(), "{err}");
+}
+
+#[test]
+fn damaged_encrypted_config_files_are_typed_errors() {
+    let bytes = fixture("godot4", "game_pass.cfg");
+    let key = Key::password("s3cret");
+    let (plain, layout) = ConfigFile::from_encrypted(&bytes, &key).unwrap();
+    assert!(matches!(layout, Layout::Godot4 { .. }));
+    assert!(!plain.sections().is_empty());
+    let mut refused = 0;
+    for n in 0..bytes.len() {
+        let err = ConfigFile::from_encrypted(&bytes[..n], &key).unwrap_err();
+        assert!(
+            matches!(err.kind(), ResourceErrorKind::Crate(_)),
+            "cut at {n}: {err}"
+        );
+        refused += 1;
+    }
+    let mut rng = Rng(7);
+    for _ in 0..500 {
+        let mut b = bytes.clone();
+        let at = rng.below(b.len());
+        b[at] ^= 1 << rng.below(8);
+        // The MD5 check refuses every change of the content; a change in the header is
+        // refused by the container.
+        assert!(ConfigFile::from_encrypted(&b, &key).is_err(), "byte {at}");
+        refused += 1;
+    }
+    assert!(
+        ConfigFile::from_encrypted(&bytes, &Key::password("wrong")).is_err(),
+        "a wrong password"
+    );
+    println!("damaged encrypted ConfigFiles: {refused} refused");
+    assert!(refused > 500);
+}
