@@ -68,7 +68,8 @@ pub fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
     (r, PEAK.load(Relaxed).saturating_sub(base))
 }
 
-fn alloc_check_enabled() -> bool {
+/// Whether the allocation bound is checked (`GODOT_BIN_FUZZ_NO_ALLOC_CHECK` unset).
+pub fn alloc_check_enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("GODOT_BIN_FUZZ_NO_ALLOC_CHECK").is_none_or(|v| v != "1"))
 }

@@ -111,6 +111,9 @@ pub(crate) struct Output {
     pub(crate) bytes: Vec<u8>,
     pub(crate) big_endian: bool,
     pub(crate) real64: bool,
+    /// A string written held a NUL, which would end it early when read (the engine's
+    /// reader too): the file cannot hold it, and `to_bytes` refuses it.
+    pub(crate) nul: bool,
 }
 
 macro_rules! put {
@@ -142,6 +145,7 @@ impl Output {
 
     /// `save_unicode_string`: length with the NUL, the UTF-8 bytes, the NUL.
     pub(crate) fn string(&mut self, s: &str) {
+        self.nul |= s.as_bytes().contains(&0);
         self.u32(s.len() as u32 + 1);
         self.bytes.extend_from_slice(s.as_bytes());
         self.bytes.push(0);

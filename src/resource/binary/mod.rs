@@ -528,12 +528,14 @@ impl BinaryResource {
                 bytes: Vec::new(),
                 big_endian: self.header.big_endian,
                 real64: self.real64(),
+                nul: false,
             },
         )?;
         let mut out = Output {
             bytes: Vec::new(),
             big_endian: false,
             real64: self.real64(),
+            nul: false,
         };
         if self.compression.is_none() {
             out.bytes.extend_from_slice(MAGIC);
@@ -587,6 +589,11 @@ impl BinaryResource {
             out.bytes[slot..slot + 8].copy_from_slice(&word);
         }
         out.bytes.extend_from_slice(MAGIC);
+        if out.nul {
+            return Err(ResourceError::unwritable(
+                "a string holds a NUL character, where the binary form ends a string",
+            ));
+        }
         match &self.compression {
             None => Ok(out.bytes),
             Some(packed) => packed::pack(&out.bytes, packed),

@@ -330,3 +330,22 @@ fn damaged_encrypted_config_files_are_typed_errors() {
     println!("damaged encrypted ConfigFiles: {refused} refused");
     assert!(refused > 500);
 }
+
+/// Found by `fuzz/resource_text`: a string with a NUL in it (text may hold one) was
+/// written to a binary file, whose strings end at their first NUL, and read back shorter.
+#[test]
+fn a_string_with_a_nul_is_not_written_to_a_binary_file() {
+    let text = format!("{HEAD}s = \"a\u{0}b\"\n");
+    let res: TextResource = text.parse().unwrap();
+    assert_eq!(res.to_string(), text);
+    let bin = res.to_binary().unwrap().resource;
+    let err = bin.to_bytes().unwrap_err();
+    assert!(
+        matches!(err.kind(), ResourceErrorKind::Unwritable(m) if m.contains("NUL")),
+        "{err}"
+    );
+    let scene = "[gd_scene format=3]\n\n[node name=\"a\u{0}\" type=\"Node2D\"]\n";
+    let res: TextResource = scene.parse().unwrap();
+    let err = res.to_binary().unwrap().resource.to_bytes().unwrap_err();
+    assert!(matches!(err.kind(), ResourceErrorKind::Unwritable(_)), "{err}");
+}

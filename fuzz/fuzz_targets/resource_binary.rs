@@ -1,0 +1,31 @@
+//! Binary resources and scenes (`.res`, `.scn`; `RSRC`, compressed `RSCC`): arbitrary
+//! bytes. No panic; memory bounded by the file (with the compressed containers' allowance,
+//! `file_alloc_bound`); what reads is written back byte for byte, and converts to text,
+//! which reads back.
+#![no_main]
+
+use godot_bin::resource::{BinaryResource, TextResource};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let bound = godot_bin_fuzz::file_alloc_bound(data)
+        + if data.starts_with(b"RSCC") { 24 << 20 } else { 0 };
+    let ((), peak) = godot_bin_fuzz::peak_during(|| {
+        let Ok(res) = BinaryResource::from_bytes(data) else {
+            return;
+        };
+        // Unchanged, the file comes back as it was read.
+        if let Ok(bytes) = res.to_bytes() {
+            assert_eq!(bytes, data, "binary resource round trip");
+        }
+        let _ = res.check_references();
+        if let Ok(converted) = res.to_text() {
+            let text = converted.resource.to_string();
+            let back: TextResource = text.parse().expect("text this crate wrote reads back");
+            assert_eq!(back.to_string(), text, "text rewrite");
+        }
+    });
+    if godot_bin_fuzz::alloc_check_enabled() {
+        assert!(peak <= bound, "{} bytes allocated {peak} at peak", data.len());
+    }
+});
