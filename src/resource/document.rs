@@ -138,11 +138,10 @@ impl Tag {
             Some(t) => out.push_str(t),
             None if simple => {
                 out.push('[');
-                if style.dialect == crate::dialect::Dialect::Godot4 {
-                    out.push_str(&self.name.replace(']', "\\]"));
-                } else {
-                    out.push_str(&self.name);
-                }
+                // Godot 3's saver writes a `]` in a name as it is, which its reader then
+                // takes for the header's end: such a file would not read back, so both
+                // styles write Godot 4's `\]`.
+                out.push_str(&self.name.replace(']', "\\]"));
                 out.push(']');
             }
             None => {
@@ -424,8 +423,10 @@ fn key(text: &str, i: usize) -> Result<(String, usize)> {
     Err(ResourceError::syntax("expected '=' after a key, found the end of the text").at_byte(i))
 }
 
-/// A ConfigFile section header: the text up to the first `]` not escaped as `\]`, trimmed,
-/// with `\]` read as `]` (Godot 4's rule; Godot 3 stops at the first `]`).
+/// A ConfigFile section header: the text up to the first `]` not right after a `\`,
+/// stripped of characters at or below a space at both ends (the engine's `strip_edges`),
+/// with `\]` read as `]` (Godot 4's rule; Godot 3 stops at the first `]`). A `\` escapes
+/// the next `]` even after another `\`, as in the engine's tag reader.
 fn simple_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
     let s = text.as_bytes();
     let mut j = i + 1;
@@ -433,7 +434,9 @@ fn simple_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
     while j < s.len() {
         match s[j] {
             b']' if !escaping => {
-                let name = text[i + 1..j].trim().replace("\\]", "]");
+                let name = text[i + 1..j]
+                    .trim_matches(|c: char| c <= ' ')
+                    .replace("\\]", "]");
                 let tag = Tag {
                     before: String::new(),
                     name,
@@ -443,7 +446,7 @@ fn simple_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
                 };
                 return Ok((tag, j + 1));
             }
-            b'\\' => escaping = !escaping,
+            b'\\' => escaping = true,
             _ => escaping = false,
         }
         j += 1;

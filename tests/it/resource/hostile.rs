@@ -349,3 +349,26 @@ fn a_string_with_a_nul_is_not_written_to_a_binary_file() {
     let err = res.to_binary().unwrap().resource.to_bytes().unwrap_err();
     assert!(matches!(err.kind(), ResourceErrorKind::Unwritable(_)), "{err}");
 }
+
+/// Found by `fuzz/resource_text`: a ConfigFile section name holding `]`, read from a file
+/// in Godot 3's spacing, was reprinted unescaped and then read back cut at that `]`; and
+/// `\\]` ended a header where the engine's reader (a `\` escapes the next `]`, even after
+/// another `\`) reads on.
+#[test]
+fn config_section_names_with_brackets_read_back_after_a_reprint() {
+    // Godot 3 spacing (`[ 1 ]`), a name with `\]` in it.
+    let text = "[a\\]b]\n\nx=[ 1 ]\n";
+    let mut cfg = ConfigFile::parse(text).unwrap();
+    assert_eq!(cfg.sections(), ["a]b"]);
+    assert_eq!(cfg.to_text(), text);
+    cfg.reprint();
+    let again = ConfigFile::parse(&cfg.to_text()).unwrap();
+    assert_eq!(again.sections(), ["a]b"]);
+    // `\\]` does not end the header: the engine reads the name `a\]c` (kept `\`, then
+    // `\]` read as `]`).
+    let cfg = ConfigFile::parse("[a\\\\]c]\nk=1\n").unwrap();
+    assert_eq!(cfg.sections(), ["a\\]c"]);
+    // Characters at or below a space are stripped from both ends, as `strip_edges` does.
+    let cfg = ConfigFile::parse("[\u{1}s \t]\nk=1\n").unwrap();
+    assert_eq!(cfg.sections(), ["s"]);
+}
