@@ -142,6 +142,11 @@ impl Tag {
                 // takes for the header's end: such a file would not read back, so both
                 // styles write Godot 4's `\]`.
                 out.push_str(&self.name.replace(']', "\\]"));
+                if self.name.ends_with('\\') {
+                    // A last `\` would escape the closing `]`; a space ends the escape and
+                    // is stripped again on reading.
+                    out.push(' ');
+                }
                 out.push(']');
             }
             None => {

@@ -368,6 +368,13 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     // `\]` read as `]`).
     let cfg = ConfigFile::parse("[a\\\\]c]\nk=1\n").unwrap();
     assert_eq!(cfg.sections(), ["a\\]c"]);
+    // A name ending in `\` (a later `\0` stripped) is written with a space that ends
+    // the escape.
+    let mut cfg = ConfigFile::parse("[s\\\u{0}]\nk=1\n").unwrap();
+    assert_eq!(cfg.sections(), ["s\\"]);
+    cfg.reprint();
+    assert_eq!(cfg.to_text(), "[s\\ ]\nk=1\n");
+    assert_eq!(ConfigFile::parse(&cfg.to_text()).unwrap().sections(), ["s\\"]);
     // Characters at or below a space are stripped from both ends, as `strip_edges` does.
     let cfg = ConfigFile::parse("[\u{1}s \t]\nk=1\n").unwrap();
     assert_eq!(cfg.sections(), ["s"]);
