@@ -4,8 +4,9 @@
 //!
 //! Each block runs in a fresh directory under `bash -euo pipefail`, with the binary first
 //! on `PATH`, so every line must succeed and a failing command in a pipeline fails the
-//! block. The one file a block names that a user brings is given: `old.sav`, a Godot 3
-//! save from the engine, encrypted with the password `s3cret`.
+//! block. The files a block names that a user brings are given: `old.sav`, a Godot 3
+//! save from the engine, encrypted with the password `s3cret`, and `save.tres`, a Godot 4
+//! resource from the engine.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
@@ -49,6 +50,8 @@ fn runs_godot_bin(line: &str) -> bool {
 fn fixtures(dir: &Path) {
     let old = crate::support::golden::files_dir().join("godot3/g3_save_pass.bin");
     std::fs::copy(old, dir.join("old.sav")).unwrap();
+    let tres = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/resource/godot4/item.tres");
+    std::fs::copy(tres, dir.join("save.tres")).unwrap();
 }
 
 #[test]
@@ -94,8 +97,8 @@ fn readme_shell_blocks_that_use_godot_bin_run_as_written() {
         std::fs::remove_dir_all(&dir).unwrap();
         ran += 1;
     }
-    // The save-file block and the CLI block, all their lines.
-    assert_eq!((ran, lines), (2, 8));
+    // The save-file block, the resource block and the CLI block, all their lines.
+    assert_eq!((ran, lines), (3, 11));
 }
 
 #[test]

@@ -105,7 +105,10 @@ fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
     println!("text cuts: {read} read, {refused} refused");
     // A cut between sections or lines reads (the engine loads it too, as a shorter file);
     // a cut inside a tag or a value is refused.
-    assert!(read > 100 && refused > 1_000, "{read} read, {refused} refused");
+    assert!(
+        read > 100 && refused > 1_000,
+        "{read} read, {refused} refused"
+    );
 }
 
 #[test]
@@ -201,7 +204,10 @@ fn random_damage_to_text_never_panics_and_stays_bounded() {
         }
     }
     println!("damaged text: {read} read, {refused} refused");
-    assert!(read > 100 && refused > 100, "{read} read, {refused} refused");
+    assert!(
+        read > 100 && refused > 100,
+        "{read} read, {refused} refused"
+    );
 }
 
 const HEAD: &str = "[gd_resource type=\"Resource\" format=3]\n\n[resource]\n";
@@ -224,8 +230,8 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
         assert_eq!(res.to_string(), text);
         let converted = res.to_binary().unwrap();
         let bin = converted.resource;
-        let back = godot_bin::resource::BinaryResource::from_bytes(&bin.to_bytes().unwrap())
-            .unwrap();
+        let back =
+            godot_bin::resource::BinaryResource::from_bytes(&bin.to_bytes().unwrap()).unwrap();
         let (got, want) = (back.resource().get("x"), res.resource().unwrap().get("x"));
         if open.starts_with("Array[") {
             // Godot 4.4's binary files keep no Array element type (the engine retypes an
@@ -233,10 +239,16 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
             // value comes back as the same Arrays untyped.
             let untyped: TextResource = nested(1000, "[", "]").parse().unwrap();
             let want = untyped.resource().unwrap().get("x");
-            assert!(got == want, "{open}: the binary round trip changed the value");
+            assert!(
+                got == want,
+                "{open}: the binary round trip changed the value"
+            );
         } else {
             // Compared without Debug on failure: a 1000-level value's Debug is megabytes.
-            assert!(got == want, "{open}: the binary round trip changed the value");
+            assert!(
+                got == want,
+                "{open}: the binary round trip changed the value"
+            );
         }
         assert!(converted.issues.is_empty());
         // Far deeper: refused where the engine's 1024 levels end.
@@ -256,7 +268,11 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
         // Left open: refused too.
         let open_only = format!("{HEAD}x = {}\n", open.repeat(100_000));
         assert!(open_only.parse::<TextResource>().is_err());
-        let cfg = format!("[s]\nx = {}1{}\n", open.repeat(100_000), close.repeat(100_000));
+        let cfg = format!(
+            "[s]\nx = {}1{}\n",
+            open.repeat(100_000),
+            close.repeat(100_000)
+        );
         assert!(ConfigFile::parse(&cfg).is_err());
     }
 }
@@ -285,11 +301,7 @@ fn huge_strings_and_many_sections_cost_memory_in_proportion() {
         res.check_references().unwrap();
         assert_eq!(res.to_string(), many);
     });
-    assert!(
-        peak <= bound(many.len()),
-        "{peak} bytes for {}",
-        many.len()
-    );
+    assert!(peak <= bound(many.len()), "{peak} bytes for {}", many.len());
     // An unterminated string runs to the end and is refused where it began.
     let err = format!("{HEAD}s = \"{}", "x".repeat(1 << 20))
         .parse::<TextResource>()
@@ -347,7 +359,10 @@ fn a_string_with_a_nul_is_not_written_to_a_binary_file() {
     let scene = "[gd_scene format=3]\n\n[node name=\"a\u{0}\" type=\"Node2D\"]\n";
     let res: TextResource = scene.parse().unwrap();
     let err = res.to_binary().unwrap().resource.to_bytes().unwrap_err();
-    assert!(matches!(err.kind(), ResourceErrorKind::Unwritable(_)), "{err}");
+    assert!(
+        matches!(err.kind(), ResourceErrorKind::Unwritable(_)),
+        "{err}"
+    );
 }
 
 /// Found by `fuzz/resource_text`: a ConfigFile section name holding `]`, read from a file
@@ -374,7 +389,10 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     assert_eq!(cfg.sections(), ["s\\"]);
     cfg.reprint();
     assert_eq!(cfg.to_text(), "[s\\ ]\nk=1\n");
-    assert_eq!(ConfigFile::parse(&cfg.to_text()).unwrap().sections(), ["s\\"]);
+    assert_eq!(
+        ConfigFile::parse(&cfg.to_text()).unwrap().sections(),
+        ["s\\"]
+    );
     // Characters at or below a space are stripped from both ends, as `strip_edges` does.
     let cfg = ConfigFile::parse("[\u{1}s \t]\nk=1\n").unwrap();
     assert_eq!(cfg.sections(), ["s"]);
