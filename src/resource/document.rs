@@ -310,14 +310,16 @@ impl Document {
             let after = tail_at(s, end);
             let mut next = after;
             let mut extra_line = false;
-            if ends_with_newline(&value) && s[..after].ends_with(b"\n") {
-                for blank in [&b"\n"[..], b"\r\n"] {
-                    if s[after..].starts_with(blank) {
-                        next = after + blank.len();
-                        extra_line = true;
-                        break;
-                    }
-                }
+            // The blank line the engine prints after an object's text is taken as part of
+            // the value only when it ends as the value's line does (it is written back as
+            // that line end); any other blank stays as the next item's leading text.
+            let blank = line_end(&text[end..after]).as_bytes();
+            if ends_with_newline(&value)
+                && s[..after].ends_with(b"\n")
+                && s[after..].starts_with(blank)
+            {
+                next = after + blank.len();
+                extra_line = true;
             }
             let property = Property {
                 before,

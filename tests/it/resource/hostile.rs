@@ -397,3 +397,16 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     let cfg = ConfigFile::parse("[\u{1}s \t]\nk=1\n").unwrap();
     assert_eq!(cfg.sections(), ["s"]);
 }
+
+/// Found by `fuzz/resource_text`: the blank line after an object's text was written back
+/// with the object line's end (`\n`) when it ended otherwise (`\r\n`).
+#[test]
+fn the_blank_line_after_an_object_keeps_its_own_line_end() {
+    for text in [
+        "[s]\nobj=Object(RefCounted,\"script\":null)\n\r\n\nx=1\n",
+        "[s]\r\nobj=Object(RefCounted,\"script\":null)\r\n\n\r\nx=1\r\n",
+        "[s]\nobj=Object(RefCounted,\"script\":null)\n\nx=1\n",
+    ] {
+        assert_eq!(ConfigFile::parse(text).unwrap().to_text(), text);
+    }
+}
