@@ -62,6 +62,10 @@ pub enum Position {
     },
     /// In a binary file: the byte offset.
     Byte(usize),
+    /// In a compressed binary file (`RSCC`): the byte offset in its decompressed content
+    /// (what the container holds, from the header's first word on; the file's own offsets
+    /// count from there too), since no offset in the compressed bytes points at a value.
+    Uncompressed(usize),
 }
 
 /// An error reading or writing a resource, scene or ConfigFile.
@@ -101,6 +105,12 @@ impl ResourceError {
     /// The same error, found at byte `offset` of a binary file (kept if already set).
     pub(crate) fn at_byte(mut self, offset: usize) -> Self {
         self.inner.1.get_or_insert(Position::Byte(offset));
+        self
+    }
+
+    /// The same error, found at `position` (kept if already set).
+    pub(crate) fn at(mut self, position: Position) -> Self {
+        self.inner.1.get_or_insert(position);
         self
     }
 
@@ -161,6 +171,9 @@ impl fmt::Display for ResourceError {
                 column,
             }) => write!(f, "line {line}, column {column} (byte {offset}): ")?,
             Some(Position::Byte(at)) => write!(f, "at byte {at}: ")?,
+            Some(Position::Uncompressed(at)) => {
+                write!(f, "at byte {at} of the decompressed content: ")?
+            }
             None => {}
         }
         fmt::Display::fmt(&self.inner.0, f)

@@ -30,6 +30,9 @@ fn failure(what: &Path, e: ResourceError) -> Failure {
     let offset = match e.position() {
         Some(godot_bin::resource::Position::Byte(at)) => Some(at),
         Some(godot_bin::resource::Position::Text { offset, .. }) => Some(offset),
+        // Inside a compressed file's content: no offset of the file points there (the
+        // message says where in the content).
+        Some(godot_bin::resource::Position::Uncompressed(_)) => None,
         None => None,
     };
     Failure {

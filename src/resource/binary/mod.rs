@@ -635,7 +635,11 @@ fn read(
     base: usize,
     compression: Option<packed::Packed>,
 ) -> Result<BinaryResource> {
+    let compressed = compression.is_some();
     let at = |e: ResourceError| match e.position() {
+        Some(super::error::Position::Byte(p)) if compressed => {
+            ResourceError::new(strip(e.kind())).at(super::error::Position::Uncompressed(p + base))
+        }
         Some(super::error::Position::Byte(p)) => {
             ResourceError::new(strip(e.kind())).at_byte(p + base)
         }

@@ -484,3 +484,25 @@ fn a_given_string_table_is_written_first() {
     );
     assert_eq!(back.resource().get("gold"), Some(&Variant::Int(5)));
 }
+
+/// An error inside a compressed file's content is placed in that content
+/// (`Position::Uncompressed`), not at a byte of the compressed file, which holds no value.
+#[test]
+fn an_error_inside_compressed_content_says_where_in_the_content() {
+    use godot_bin::resource::Position;
+    let mut plain = fixture("godot4", "item.res");
+    // The string table's count (after the header; see the test above), made absurd.
+    let table = 4 + 20 + 4 + "Resource".len() + 1 + 8 + 4 + 8 + 44;
+    word_at(&mut plain, table, u32::MAX);
+    let err = BinaryResource::from_bytes(&plain).unwrap_err();
+    let Some(Position::Byte(at)) = err.position() else {
+        panic!("{err}: {:?}", err.position());
+    };
+    assert!(at >= table, "{err}");
+    // The same content in an `RSCC` container (the `GCPF` layout under another magic).
+    let mut packed = godot_bin::file::compress(&plain[4..], Compression::Zstd).unwrap();
+    packed[..4].copy_from_slice(b"RSCC");
+    let err = BinaryResource::from_bytes(&packed).unwrap_err();
+    assert_eq!(err.position(), Some(Position::Uncompressed(at - 4)), "{err}");
+    assert!(err.to_string().contains("decompressed content"), "{err}");
+}
