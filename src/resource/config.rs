@@ -18,7 +18,8 @@
 //!
 //! Godot 4 (`ConfigFile::save`) writes each section in the order it was first set, a
 //! blank line between sections, `]` in a section name as `\]`, and the section `""`
-//! without a header; Godot 3 writes that section as `[]` and names unescaped. Values are
+//! without a header; Godot 3 writes that section as `[]` and names unescaped (a name with
+//! `]` then does not read back: this crate writes `\]` in both styles). Values are
 //! `var_to_str`'s text in each engine's spacing (`Vector2(1, 2)`, `Vector2( 1, 2 )`); an
 //! object's text ends with a newline, which leaves a blank line after it.
 //!
