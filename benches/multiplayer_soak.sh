@@ -61,7 +61,10 @@ cat "$log/soak.out"
 # Vanished ENet peers time out within 30 s; then one more status line.
 sleep 45
 left=$(peers)
-tcp=$(ss -Htn state established "( sport = :$ws )" | wc -l)
+# Every TCP socket of the port but the listener, in any state: a connection the client
+# closed and the server never did stays in CLOSE-WAIT, not ESTABLISHED.
+tcp=$(ss -Htan "( sport = :$ws )" | grep -vc -e LISTEN -e TIME-WAIT || true)
+fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
 alive=no
 kill -0 "$pid" 2>/dev/null && alive=yes
 end_rss=$(rss)
@@ -86,6 +89,6 @@ echo "| server RSS at the end of the load | ${last_kb} kB |"
 echo "| highest RSS after warm-up | ${max_kb} kB |"
 echo "| server RSS after the bots left | ${end_rss} kB |"
 echo "| peers left (session) | $left |"
-echo "| TCP connections left | $tcp |"
+echo "| TCP sockets left (any state but LISTEN, TIME-WAIT), server descriptors | $tcp, $fds |"
 echo "| server running, panics | $alive, $panics |"
 awk -v a="$start_kb" -v b="$last_kb" 'BEGIN { if (a > 0) printf "memory end / after warm-up = %.3f\n", b / a }'

@@ -60,11 +60,11 @@ impl Clone for Array {
 /// levels), and cloning recurses once a level (several KiB of stack a level in a debug
 /// build), so the stack is grown on demand here as the decoders grow it: cloning what was
 /// read must not overflow a thread the read did not (`tests/it/resource/hostile.rs`).
-pub(super) fn clone_deep<T: Clone>(items: &Vec<T>) -> Vec<T> {
+pub(super) fn clone_deep<T: Clone>(items: &[T]) -> Vec<T> {
     if items.is_empty() {
         return Vec::new();
     }
-    crate::packet::grow_stack(|| items.clone())
+    crate::packet::grow_stack(|| items.to_vec())
 }
 
 impl Array {

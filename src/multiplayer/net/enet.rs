@@ -14,6 +14,10 @@ use std::sync::Arc;
 use tokio::net::UdpSocket;
 
 /// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
+/// `service` passes in one turn of the host's loop (each reads what is waiting, up to
+/// ENet's own per-call limit).
+const MAX_PASSES: usize = 8;
+
 pub(crate) struct TokioUdp {
     socket: Arc<UdpSocket>,
     /// The last receive found no datagram: the socket is drained.
@@ -179,7 +183,7 @@ impl EnetLink {
         self.socket.poll_recv_ready(cx).is_ready()
     }
 
-    /// Runs ENet until it has nothing more to report, telling `on` what happened as it
+    /// Runs ENet until it has nothing more to report (or for [`MAX_PASSES`]), telling `on` what happened as it
     /// happens (packets borrowed from ENet, no copy); `on` says for `Connected` whether to
     /// keep the peer. Whether anything happened.
     ///
@@ -193,7 +197,12 @@ impl EnetLink {
         mut on: impl FnMut(EnetEvent<'_>) -> bool,
     ) -> io::Result<bool> {
         let mut any = false;
-        loop {
+        // At most this many passes a turn, drained or not: when datagrams come faster than
+        // the host answers them (a starved core), servicing until the socket drains never
+        // ended, so the WebSocket side, the answers and the timers never got their turn;
+        // the session's answers piled up (the soak reached 900 MB and 8,000 sockets in
+        // CLOSE-WAIT). The host's loop comes back at once while the socket is readable.
+        for _ in 0..MAX_PASSES {
             self.host.socket_mut().drained = false;
             let Some(event) = self.host.service()?.map(rusty_enet::Event::no_ref) else {
                 break;

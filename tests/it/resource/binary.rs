@@ -503,6 +503,10 @@ fn an_error_inside_compressed_content_says_where_in_the_content() {
     let mut packed = godot_bin::file::compress(&plain[4..], Compression::Zstd).unwrap();
     packed[..4].copy_from_slice(b"RSCC");
     let err = BinaryResource::from_bytes(&packed).unwrap_err();
-    assert_eq!(err.position(), Some(Position::Uncompressed(at - 4)), "{err}");
+    assert_eq!(
+        err.position(),
+        Some(Position::Uncompressed(at - 4)),
+        "{err}"
+    );
     assert!(err.to_string().contains("decompressed content"), "{err}");
 }
