@@ -78,6 +78,24 @@ fn read_config(text: &str, what: &str) -> bool {
     }
 }
 
+/// Reads each `(what, text)` with `read` under the memory bound; (read, refused).
+fn tally<'a>(
+    inputs: impl IntoIterator<Item = (String, &'a str)>,
+    read: fn(&str, &str) -> bool,
+    counts: &mut (usize, usize),
+) {
+    for (what, text) in inputs {
+        let peak = peak_of(|| {
+            if read(text, &what) {
+                counts.0 += 1;
+            } else {
+                counts.1 += 1;
+            }
+        });
+        assert!(peak <= bound(text.len()), "{what}: {peak} bytes");
+    }
+}
+
 /// Every prefix of a text that ends on a character boundary.
 fn cuts(text: &str) -> impl Iterator<Item = &str> {
     (0..text.len())
@@ -87,21 +105,13 @@ fn cuts(text: &str) -> impl Iterator<Item = &str> {
 
 #[test]
 fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
-    let (mut read, mut refused) = (0, 0);
+    let mut counts = (0, 0);
     for (engine, name) in TEXT {
         let text = String::from_utf8(fixture(engine, name)).unwrap();
-        for cut in cuts(&text) {
-            let what = format!("{engine}/{name} cut at {}", cut.len());
-            let peak = peak_of(|| {
-                if read_text(cut, &what) {
-                    read += 1;
-                } else {
-                    refused += 1;
-                }
-            });
-            assert!(peak <= bound(cut.len()), "{what}: {peak} bytes");
-        }
+        let cuts = cuts(&text).map(|c| (format!("{engine}/{name} cut at {}", c.len()), c));
+        tally(cuts, read_text, &mut counts);
     }
+    let (read, refused) = counts;
     println!("text cuts: {read} read, {refused} refused");
     // A cut between sections or lines reads (the engine loads it too, as a shorter file);
     // a cut inside a tag or a value is refused.
@@ -113,21 +123,13 @@ fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
 
 #[test]
 fn every_cut_of_a_config_file_reads_or_is_a_typed_error() {
-    let (mut read, mut refused) = (0, 0);
+    let mut counts = (0, 0);
     for (engine, name) in CONFIG {
         let text = String::from_utf8(fixture(engine, name)).unwrap();
-        for cut in cuts(&text) {
-            let what = format!("{engine}/{name} cut at {}", cut.len());
-            let peak = peak_of(|| {
-                if read_config(cut, &what) {
-                    read += 1;
-                } else {
-                    refused += 1;
-                }
-            });
-            assert!(peak <= bound(cut.len()), "{what}: {peak} bytes");
-        }
+        let cuts = cuts(&text).map(|c| (format!("{engine}/{name} cut at {}", c.len()), c));
+        tally(cuts, read_config, &mut counts);
     }
+    let (read, refused) = counts;
     println!("config cuts: {read} read, {refused} refused");
     assert!(read > 50 && refused > 500, "{read} read, {refused} refused");
 }
@@ -172,37 +174,20 @@ fn damage(text: &str, rng: &mut Rng) -> String {
 #[test]
 fn random_damage_to_text_never_panics_and_stays_bounded() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut read, mut refused) = (0, 0);
-    for (engine, name) in TEXT {
+    let mut counts = (0, 0);
+    let files = TEXT
+        .iter()
+        .map(|f| (f, read_text as fn(&str, &str) -> bool));
+    for ((engine, name), read) in files.chain(CONFIG.iter().map(|f| (f, read_config as _))) {
         let text = String::from_utf8(fixture(engine, name)).unwrap();
-        for i in 0..400 {
-            let bad = damage(&text, &mut rng);
-            let what = format!("{engine}/{name} damage {i}: {bad:?}");
-            let peak = peak_of(|| {
-                if read_text(&bad, &what) {
-                    read += 1;
-                } else {
-                    refused += 1;
-                }
-            });
-            assert!(peak <= bound(bad.len()), "{what}: {peak} bytes");
-        }
+        let bad: Vec<String> = (0..400).map(|_| damage(&text, &mut rng)).collect();
+        let inputs = bad
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (format!("{engine}/{name} damage {i}: {b:?}"), b.as_str()));
+        tally(inputs, read, &mut counts);
     }
-    for (engine, name) in CONFIG {
-        let text = String::from_utf8(fixture(engine, name)).unwrap();
-        for i in 0..400 {
-            let bad = damage(&text, &mut rng);
-            let what = format!("{engine}/{name} damage {i}: {bad:?}");
-            let peak = peak_of(|| {
-                if read_config(&bad, &what) {
-                    read += 1;
-                } else {
-                    refused += 1;
-                }
-            });
-            assert!(peak <= bound(bad.len()), "{what}: {peak} bytes");
-        }
-    }
+    let (read, refused) = counts;
     println!("damaged text: {read} read, {refused} refused");
     assert!(
         read > 100 && refused > 100,
