@@ -26,6 +26,21 @@ fn bound(len: usize) -> usize {
     64 * len + (64 << 10)
 }
 
+/// Panics unless `err` is a text error (syntax, value, depth) that says where; false.
+fn refused_as_text(err: &godot_bin::resource::ResourceError, what: &str) -> bool {
+    assert!(
+        matches!(
+            err.kind(),
+            ResourceErrorKind::Syntax(_)
+                | ResourceErrorKind::Value(_)
+                | ResourceErrorKind::DepthExceeded(_)
+        ),
+        "{what}: {err}"
+    );
+    assert!(err.position().is_some(), "{what}: {err} has no position");
+    false
+}
+
 /// Reads `text` as a resource: `Ok(true)` when it read (and was then written back and
 /// converted, each of which may refuse it but must not panic), `Ok(false)` when it was
 /// refused with a syntax or value error that says where.
@@ -40,41 +55,18 @@ fn read_text(text: &str, what: &str) -> bool {
             let _ = res.to_godot4();
             true
         }
-        Err(err) => {
-            assert!(
-                matches!(
-                    err.kind(),
-                    ResourceErrorKind::Syntax(_)
-                        | ResourceErrorKind::Value(_)
-                        | ResourceErrorKind::DepthExceeded(_)
-                ),
-                "{what}: {err}"
-            );
-            assert!(err.position().is_some(), "{what}: {err} has no position");
-            false
-        }
+        Err(err) => refused_as_text(&err, what),
     }
 }
 
+/// Reads `text` as a ConfigFile, as [`read_text`] does a resource.
 fn read_config(text: &str, what: &str) -> bool {
     match ConfigFile::parse(text) {
         Ok(cfg) => {
             let _ = cfg.to_text();
             true
         }
-        Err(err) => {
-            assert!(
-                matches!(
-                    err.kind(),
-                    ResourceErrorKind::Syntax(_)
-                        | ResourceErrorKind::Value(_)
-                        | ResourceErrorKind::DepthExceeded(_)
-                ),
-                "{what}: {err}"
-            );
-            assert!(err.position().is_some(), "{what}: {err} has no position");
-            false
-        }
+        Err(err) => refused_as_text(&err, what),
     }
 }
 
