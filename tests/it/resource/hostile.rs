@@ -95,15 +95,20 @@ fn cuts(text: &str) -> impl Iterator<Item = &str> {
         .map(move |n| &text[..n])
 }
 
-#[test]
-fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
+/// Every cut of every file in `files`, read with `read`: (read, refused).
+fn every_cut(files: &[(&str, &str)], read: fn(&str, &str) -> bool) -> (usize, usize) {
     let mut counts = (0, 0);
-    for (engine, name) in TEXT {
+    for (engine, name) in files {
         let text = String::from_utf8(fixture(engine, name)).unwrap();
         let cuts = cuts(&text).map(|c| (format!("{engine}/{name} cut at {}", c.len()), c));
-        tally(cuts, read_text, &mut counts);
+        tally(cuts, read, &mut counts);
     }
-    let (read, refused) = counts;
+    counts
+}
+
+#[test]
+fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
+    let (read, refused) = every_cut(&TEXT, read_text);
     println!("text cuts: {read} read, {refused} refused");
     // A cut between sections or lines reads (the engine loads it too, as a shorter file);
     // a cut inside a tag or a value is refused.
@@ -115,13 +120,7 @@ fn every_cut_of_a_text_resource_reads_or_is_a_typed_error() {
 
 #[test]
 fn every_cut_of_a_config_file_reads_or_is_a_typed_error() {
-    let mut counts = (0, 0);
-    for (engine, name) in CONFIG {
-        let text = String::from_utf8(fixture(engine, name)).unwrap();
-        let cuts = cuts(&text).map(|c| (format!("{engine}/{name} cut at {}", c.len()), c));
-        tally(cuts, read_config, &mut counts);
-    }
-    let (read, refused) = counts;
+    let (read, refused) = every_cut(&CONFIG, read_config);
     println!("config cuts: {read} read, {refused} refused");
     assert!(read > 50 && refused > 500, "{read} read, {refused} refused");
 }
