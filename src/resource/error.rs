@@ -103,9 +103,8 @@ impl ResourceError {
     }
 
     /// The same error, found at byte `offset` of a binary file (kept if already set).
-    pub(crate) fn at_byte(mut self, offset: usize) -> Self {
-        self.inner.1.get_or_insert(Position::Byte(offset));
-        self
+    pub(crate) fn at_byte(self, offset: usize) -> Self {
+        self.at(Position::Byte(offset))
     }
 
     /// The same error, found at `position` (kept if already set).
