@@ -205,7 +205,7 @@ impl Section {
         }
         let head = match self.form {
             Form::Config(d) => format!("{}=", encode_key(name, d)),
-            Form::Resource(d) => format!("{} = ", encode_property(name, d)),
+            Form::Resource(_) => format!("{} = ", encode_property(name)),
         };
         self.properties.push(Property::fresh(name, value, head));
     }
@@ -244,17 +244,12 @@ impl Section {
     }
 }
 
-/// A property name as the resource writers encode it: Godot 4's `property_name_encode`;
-/// Godot 3's quotes only for `=`, `"` and characters outside `!`..`~`.
-pub(crate) fn encode_property(name: &str, dialect: Dialect) -> String {
-    if dialect == Dialect::Godot4 {
-        return encode_key(name, Dialect::Godot4);
-    }
-    let plain = |c: char| !matches!(c, '=' | '"') && ('!'..='~').contains(&c);
-    if name.chars().all(plain) {
-        return name.into();
-    }
-    let mut out = String::with_capacity(name.len() + 2);
-    let _ = super::syntax::write_quoted(&mut out, name);
-    out
+/// A property name as the resource writers encode it: Godot 4's `property_name_encode`
+/// (see [`encode_key`]) in every dialect. Godot 3's own encoder leaves `;`, `[` and `]`
+/// unquoted, and then no reader, the engine's included, reads the line back as that name;
+/// engine-made files never hold such names (properties are identifiers), so quoting them
+/// changes no engine file and makes what the crate writes read back
+/// (`tests/it/regression_godot3_names.rs`).
+pub(crate) fn encode_property(name: &str) -> String {
+    encode_key(name, Dialect::Godot4)
 }
