@@ -19,7 +19,8 @@ pub(super) fn write_variant<W: Write>(out: &mut W, v: &Variant, dialect: Dialect
 /// rather than by recursion, so any depth prints without overflowing the call stack.
 enum Task<'v> {
     Static(&'static str),
-    Borrowed(&'v str),
+    /// Text that goes between double quotes: `\` and `"` escaped.
+    Quoted(&'v str),
     Value(&'v Variant),
 }
 
@@ -150,7 +151,7 @@ impl<W: Write> Writer<'_, W> {
         while let Some(task) = stack.pop() {
             match task {
                 Task::Static(s) => self.s(s)?,
-                Task::Borrowed(s) => self.s(s)?,
+                Task::Quoted(s) => escape_multiline(self.out, s)?,
                 Task::Value(v) => self.open_value(v, &mut stack)?,
             }
         }
@@ -229,7 +230,9 @@ impl<W: Write> Writer<'_, W> {
                 for (i, (name, value)) in o.properties.iter().enumerate().rev() {
                     stack.push(Task::Value(value));
                     stack.push(Task::Static("\":"));
-                    stack.push(Task::Borrowed(name));
+                    // The engine writes the name raw; escaped, a name holding `"` or `\`
+                    // reads back (identifiers, the engine's names, print the same).
+                    stack.push(Task::Quoted(name));
                     stack.push(Task::Static("\""));
                     if i > 0 {
                         stack.push(Task::Static(","));
