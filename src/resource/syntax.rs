@@ -415,8 +415,17 @@ fn parse_reference_args(args: &str) -> Option<Arg<'_>> {
 /// the engine reads back to it exactly. An object value ends the text with a newline, as
 /// the engine's writer ends it.
 pub(crate) fn print_value(v: &Variant, style: Style) -> String {
+    // A value that holds an object of the marker's own class (a file can spell one) is
+    // printed without markers, so that the object stays an object: the marker's text
+    // would otherwise be written raw (found by `fuzz/resource_text`).
+    let markers = !holds_text_marker(v);
     let fixed;
-    let v = match numbers::engine_numbers(v, style.dialect) {
+    let engine = if markers {
+        numbers::engine_numbers(v, style.dialect)
+    } else {
+        None
+    };
+    let v = match engine {
         Some(copy) => {
             fixed = copy;
             &fixed
@@ -433,13 +442,30 @@ pub(crate) fn print_value(v: &Variant, style: Style) -> String {
     if !special {
         return text;
     }
-    restore_references(&text, style)
+    restore_references(&text, style, markers)
 }
 
-/// The printer's text with each marker object written as its reference, each
+/// Whether `v` holds an object of the class [`TEXT_CLASS`] (walked without recursion:
+/// values nest as deep as the reader allows).
+fn holds_text_marker(v: &Variant) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Variant::Object(o) if o.class_name == TEXT_CLASS => return true,
+            Variant::Object(o) => stack.extend(o.properties.iter().map(|(_, p)| p)),
+            Variant::Array(a) => stack.extend(a.iter()),
+            Variant::Dictionary(d) => stack.extend(d.iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The printer's text with each marker object written as its reference (the text
+/// markers only when `markers`), each
 /// `Resource("ExtResource:id")` type written as `ExtResource("id")`, and (in format 4)
 /// each PackedByteArray as base64.
-fn restore_references(text: &str, style: Style) -> String {
+fn restore_references(text: &str, style: Style, markers: bool) -> String {
     let s = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
@@ -457,7 +483,7 @@ fn restore_references(text: &str, style: Style) -> String {
         }
         let rest = &text[i..];
         let text_head = format!("Object({TEXT_CLASS},\"t\":\"");
-        if rest.starts_with(&text_head) {
+        if markers && rest.starts_with(&text_head) {
             let lit = i + text_head.len() - 1;
             if let Ok(end) = skip_string(s, lit) {
                 if text[end..].starts_with(")\n") {

@@ -34,6 +34,7 @@ mod regression_godot3_names;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_object_property_names;
+mod regression_text_marker_object;
 mod regression_wrong_dialect;
 #[cfg(feature = "resource")]
 mod resource;
