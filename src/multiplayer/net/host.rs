@@ -375,6 +375,15 @@ impl Host {
             if let Some(ev) = self.server.poll_event() {
                 return Poll::Ready(Ok(ev));
             }
+            // A turn of I/O starts with the task's budget whole: tokio's sockets, listener
+            // and timers refuse work once it is spent, ENet's non-blocking calls do not, so
+            // a turn begun without budget serves ENet alone. Under overload that starved
+            // the WebSocket side (benches/RESULTS.md, issue 26); yielding lets the runtime
+            // poll its drivers and gives the next turn a fresh budget.
+            if !tokio::task::coop::has_budget_remaining() {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
             // Every event of this turn is out and answered: write what it produced, one
             // write per connection, before waiting for more.
             self.write_out();

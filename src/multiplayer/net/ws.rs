@@ -31,6 +31,13 @@ const READ_BUFFER: usize = 4096;
 /// How many messages one connection may hand in per poll before the others get their turn.
 const READS_PER_POLL: usize = 64;
 
+/// How many accepted connections may be in their handshake at once; more wait in the
+/// listener's backlog. Without a bound, a server short of CPU accepted faster than it
+/// could answer handshakes (an accept costs a task a fraction of what a handshake does):
+/// in the overload run 7,685 accepted sockets sat with their upgrade request unread, the
+/// clients long gone, and their 3 s timeouts never started (benches/RESULTS.md, issue 26).
+const MAX_HANDSHAKES: usize = 128;
+
 pub(crate) fn config(max_message: usize) -> WebSocketConfig {
     WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
@@ -42,6 +49,8 @@ pub(crate) fn config(max_message: usize) -> WebSocketConfig {
 type Handshake = Pin<Box<dyn Future<Output = Option<(WebSocketStream<TcpStream>, i32)>> + Send>>;
 
 fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
+    // The engine's 3 s run from the accept, not from the future's first poll.
+    let deadline = tokio::time::Instant::now() + HANDSHAKE_TIMEOUT;
     Box::pin(async move {
         let _ = tcp.set_nodelay(true);
         let open = async {
@@ -54,7 +63,7 @@ fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
             ws.send(hello).await.ok()?;
             Some((ws, id))
         };
-        tokio::time::timeout(HANDSHAKE_TIMEOUT, open).await.ok()?
+        tokio::time::timeout_at(deadline, open).await.ok()?
     })
 }
 
@@ -135,9 +144,11 @@ impl WsServer {
         cx: &mut Context<'_>,
         mut on: impl FnMut(WsEvent<'_>) -> bool,
     ) -> bool {
-        let mut any = false;
+        // Handshakes under way first, then new connections up to the bound, whose
+        // handshakes start (and their timeouts with them) in the same poll.
+        let mut any = self.poll_handshakes(cx, &mut on);
         self.accept_failed = false;
-        loop {
+        while self.handshakes.len() < MAX_HANDSHAKES {
             match self.listener.poll_accept(cx) {
                 Poll::Ready(Ok((tcp, _))) => {
                     self.handshakes.push(handshake(tcp, self.max_message));
@@ -149,26 +160,7 @@ impl WsServer {
                 Poll::Pending => break,
             }
         }
-        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
-            let Some((ws, id)) = done else { continue };
-            // A random id already taken (1 in 2^31 per client): drop the newcomer.
-            if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
-                continue;
-            }
-            any = true;
-            let slot = self.free.pop().unwrap_or_else(|| {
-                self.conns.push(None);
-                self.conns.len() - 1
-            });
-            self.conns[slot] = Some(Conn {
-                ws,
-                id,
-                unflushed: 0,
-                dirty: false,
-            });
-            self.by_id.insert(id, slot);
-            self.ready.wake(slot);
-        }
+        any |= self.poll_handshakes(cx, &mut on);
         for id in self.gone.drain(..) {
             on(WsEvent::Closed(id));
             any = true;
@@ -226,6 +218,37 @@ impl WsServer {
             }
         }
         self.woken = woken;
+        any
+    }
+
+    /// Advances the handshakes in flight; each finished one becomes a connection (if `on`
+    /// keeps it). Whether a connection was added.
+    fn poll_handshakes(
+        &mut self,
+        cx: &mut Context<'_>,
+        on: &mut impl FnMut(WsEvent<'_>) -> bool,
+    ) -> bool {
+        let mut any = false;
+        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
+            let Some((ws, id)) = done else { continue };
+            // A random id already taken (1 in 2^31 per client): drop the newcomer.
+            if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
+                continue;
+            }
+            any = true;
+            let slot = self.free.pop().unwrap_or_else(|| {
+                self.conns.push(None);
+                self.conns.len() - 1
+            });
+            self.conns[slot] = Some(Conn {
+                ws,
+                id,
+                unflushed: 0,
+                dirty: false,
+            });
+            self.by_id.insert(id, slot);
+            self.ready.wake(slot);
+        }
         any
     }
 
