@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # godot_bin's own speed, this tree against an earlier commit, with today's benchmarks:
 # every godot_bin row of benches/formats.rs, the two trees run in turn ROUNDS times
-# (default 3), each pinned to one core, so that the machine's drift falls on both alike.
+# (default 3), each pinned to one core (BENCH_CORE, default 1), so that the machine's drift
+# falls on both alike.
 #   bash benches/before_after.sh [REV] [ROUNDS]
 # REV defaults to 4470d3c, the tree before the packet layer (issue 11's "before"). The
 # earlier tree gets a worktree under target/, with this tree's benches/ and the bench
@@ -29,7 +30,7 @@ build() { "$@" >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; 
 (cd "$old" && export CARGO_TARGET_DIR="$old/target" && build cargo bench --bench formats --no-run)
 build cargo bench --bench formats --no-run
 pin=""
-if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then pin="taskset -c 1"; fi
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then pin="taskset -c ${BENCH_CORE:-1}"; fi
 for i in $(seq 1 "$rounds"); do
   echo "round $i: load average $(cut -d' ' -f1-3 /proc/loadavg)"
   (cd "$old" && CARGO_TARGET_DIR="$old/target" $pin cargo bench --bench formats -- '/godot_bin$' >"$out/before.$i.txt" 2>&1)
