@@ -81,7 +81,7 @@ mod format;
 mod gcpf;
 mod gdec;
 mod reader;
-mod renames;
+pub(crate) mod renames;
 mod writer;
 
 pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Issue, Target};

@@ -372,38 +372,12 @@ fn from_binary_value(
     }
 }
 
-/// The Godot 4 name of a Godot 3 class, from [`crate::file::convert_godot3_to_godot4`]'s
-/// list (asked through a one-object save, so that the list has one home).
-fn godot4_class(class: &str, cache: &mut HashMap<String, String>) -> String {
-    if let Some(c) = cache.get(class) {
-        return c.clone();
-    }
-    let renamed = (|| -> Option<String> {
-        let cfg3 = crate::config::Config::new(Dialect::Godot3).allow_objects(true);
-        let obj = Variant::Object(Object {
-            class_name: class.into(),
-            properties: Vec::new(),
-        });
-        let mut w = crate::file::Writer::plain(Vec::new(), &cfg3);
-        w.write_value(&obj).ok()?;
-        let old = w.finish().ok()?;
-        let mut new = Vec::new();
-        crate::file::convert_godot3_to_godot4(
-            &old[..],
-            &mut new,
-            &crate::file::ConvertOptions::new(),
-        )
-        .ok()?;
-        let cfg4 = crate::config::Config::new(Dialect::Godot4).allow_objects(true);
-        let mut r = crate::file::Reader::new(&new[..], &cfg4).ok()?;
-        match r.read_value::<Variant>().ok()?? {
-            Variant::Object(o) => Some(o.class_name),
-            _ => None,
-        }
-    })()
-    .unwrap_or_else(|| class.to_string());
-    cache.insert(class.into(), renamed.clone());
-    renamed
+/// The Godot 4 name of a Godot 3 class: the save conversion's list
+/// ([`crate::file::renames`]), one home for both.
+fn godot4_class(class: &str) -> String {
+    crate::file::renames::godot4_class(class)
+        .unwrap_or(class)
+        .to_string()
 }
 
 impl TextResource {
@@ -417,12 +391,11 @@ impl TextResource {
             });
         }
         let mut issues = Vec::new();
-        let mut classes = HashMap::new();
         let mut out = if self.is_scene() {
             TextResource::new_scene(Dialect::Godot4)
         } else {
             let class = self.header().type_name().unwrap_or("Resource");
-            let new = godot4_class(class, &mut classes);
+            let new = godot4_class(class);
             if new != class {
                 issues.push(issue(
                     "[header]",
@@ -441,13 +414,13 @@ impl TextResource {
                 let v = match (k.as_str(), v) {
                     ("id", Variant::Int(i)) => Variant::from(i.to_string()),
                     ("type", Variant::String(t)) if s.tag() != "ext_resource" => {
-                        let new = godot4_class(t, &mut classes);
+                        let new = godot4_class(t);
                         if new != *t {
                             issues.push(issue(&name, "", format!("{t} is {new} in Godot 4; its properties may have other names there (not converted)")));
                         }
                         Variant::from(new)
                     }
-                    _ => godot4_value(v, &mut classes),
+                    _ => godot4_value(v),
                 };
                 attrs.push((k.clone(), v));
             }
@@ -473,12 +446,12 @@ impl TextResource {
                     ("__meta__", Variant::Dictionary(meta)) => {
                         for (k, v) in meta.iter() {
                             match k.as_str() {
-                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v, &mut classes)),
+                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v)),
                                 None => issues.push(issue(&name, "__meta__", format!("a metadata key that is not text ({}) has no Godot 4 property", k.get_type()))),
                             }
                         }
                     }
-                    (n, v) => section.set(n, godot4_value(v, &mut classes)),
+                    (n, v) => section.set(n, godot4_value(v)),
                 }
             }
         }
@@ -493,14 +466,14 @@ impl TextResource {
 /// A Godot 3 value for Godot 4: references' number ids as strings, an inline object's
 /// class by its Godot 4 name (`Reference` is `RefCounted`) and its `__meta__` as
 /// `metadata/` properties.
-fn godot4_value(v: &Variant, classes: &mut HashMap<String, String>) -> Variant {
+fn godot4_value(v: &Variant) -> Variant {
     match v {
         Variant::Object(o) => match Reference::from_object(o) {
             Some(r @ (Reference::External(_) | Reference::Sub(_))) => r.to_variant(),
             Some(Reference::Path(_)) => v.clone(),
             None => {
                 let mut out = Object {
-                    class_name: godot4_class(&o.class_name, classes),
+                    class_name: godot4_class(&o.class_name),
                     properties: Vec::with_capacity(o.properties.len()),
                 };
                 for (k, x) in &o.properties {
@@ -508,12 +481,12 @@ fn godot4_value(v: &Variant, classes: &mut HashMap<String, String>) -> Variant {
                         ("__meta__", Variant::Dictionary(meta)) => {
                             for (mk, mv) in meta.iter() {
                                 if let Some(mk) = mk.as_str() {
-                                    let mv = godot4_value(mv, classes);
+                                    let mv = godot4_value(mv);
                                     out.properties.push((format!("metadata/{mk}"), mv));
                                 }
                             }
                         }
-                        _ => out.properties.push((k.clone(), godot4_value(x, classes))),
+                        _ => out.properties.push((k.clone(), godot4_value(x))),
                     }
                 }
                 Variant::Object(out)
@@ -521,13 +494,12 @@ fn godot4_value(v: &Variant, classes: &mut HashMap<String, String>) -> Variant {
         },
         Variant::Array(a) => {
             let mut a = a.clone();
-            a.iter_mut().for_each(|x| *x = godot4_value(x, classes));
+            a.iter_mut().for_each(|x| *x = godot4_value(x));
             Variant::Array(a)
         }
         Variant::Dictionary(d) => {
             let mut d = d.clone();
-            d.iter_mut()
-                .for_each(|(_, x)| *x = godot4_value(x, classes));
+            d.iter_mut().for_each(|(_, x)| *x = godot4_value(x));
             Variant::Dictionary(d)
         }
         other => other.clone(),

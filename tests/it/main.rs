@@ -30,6 +30,7 @@ mod mapping;
 mod multiplayer;
 mod random_values;
 mod readme;
+mod regression_convert_memory;
 mod regression_godot3_names;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
