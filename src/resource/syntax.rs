@@ -95,12 +95,15 @@ pub(crate) fn value_end(s: &[u8], i: usize) -> Result<usize> {
             while j < s.len() && is_ident(s[j]) {
                 j += 1;
             }
-            // `Array[int]([1])`, `Vector2(1, 2)`, `Vector2 (1, 2)`.
+            // `Array[int]([1])`, `Vector2(1, 2)`, `Vector2 (1, 2)`. Only the typed
+            // containers take a `[`: after `nan` or `true` a `[` starts the next section
+            // (`c=nan[s]`), as in the engine's reader.
             let mut k = j;
             while k < s.len() && (s[k] == b' ' || s[k] == b'\t') {
                 k += 1;
             }
-            if s.get(k) == Some(&b'[') {
+            let typed = matches!(&s[i..j], b"Array" | b"Dictionary" | b"PackedTypedArray");
+            if typed && s.get(k) == Some(&b'[') {
                 k = skip_group(s, k)?;
                 j = k;
                 while k < s.len() && (s[k] == b' ' || s[k] == b'\t') {

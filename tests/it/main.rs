@@ -32,6 +32,7 @@ mod random_values;
 mod readme;
 mod regression_convert_memory;
 mod regression_godot3_names;
+mod regression_nan_before_section;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_object_property_names;
