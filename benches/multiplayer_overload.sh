@@ -20,22 +20,14 @@ cd "$(dirname "$0")/.."
 cargo build --release --features multiplayer --example multiplayer_echo --example multiplayer_soak
 bin=target/release/examples
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-ws=$((32700 + RANDOM % 1000))
-enet=$((ws + 1000))
-log=$(mktemp -d)
+. benches/multiplayer_server.sh
 pid= gen= hog=
 cleanup() {
   for p in $hog $gen $pid; do kill "$p" 2>/dev/null || true; done
   rm -rf "$log"
 }
 trap cleanup EXIT
-taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --ws $ws --enet $enet --status 5 \
-  >"$log/server.out" 2>"$log/server.err" &
-pid=$!
-for _ in $(seq 100); do
-  if ss -Hlnt "sport = :$ws" | grep -q . && ss -Hlnu "sport = :$enet" | grep -q .; then break; fi
-  sleep 0.1
-done
+start_echo 5
 taskset -c 1 "$bin/multiplayer_soak" --ws "ws://127.0.0.1:$ws" --enet "127.0.0.1:$enet" \
   --bots 1000 --secs "$secs" >"$log/soak.out" 2>&1 &
 gen=$!

@@ -22,9 +22,7 @@ cores=$(nproc)
 gen_cpus=1-$((cores - 1))
 [ "$cores" -lt 2 ] && gen_cpus=0
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-ws=$((32700 + RANDOM % 1000))
-enet=$((ws + 1000))
-log=$(mktemp -d)
+. benches/multiplayer_server.sh
 pid=
 gen=
 cleanup() {
@@ -33,13 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --ws $ws --enet $enet --status 10 \
-  >"$log/server.out" 2>"$log/server.err" &
-pid=$!
-for _ in $(seq 100); do
-  if ss -Hlnt "sport = :$ws" | grep -q . && ss -Hlnu "sport = :$enet" | grep -q .; then break; fi
-  sleep 0.1
-done
+start_echo 10
 secs=$((mins * 60))
 echo "soak: $bots bots, ${mins} min, server pid $pid (ws $ws, enet $enet); machine $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 # Bounded twice over: the generator stops itself at its deadline, and timeout stops it 2

@@ -13,11 +13,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::UdpSocket;
 
-/// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
 /// `service` passes in one turn of the host's loop (each reads what is waiting, up to
 /// ENet's own per-call limit).
 const MAX_PASSES: usize = 8;
 
+/// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
 pub(crate) struct TokioUdp {
     socket: Arc<UdpSocket>,
     /// The last receive found no datagram: the socket is drained.
@@ -183,9 +183,9 @@ impl EnetLink {
         self.socket.poll_recv_ready(cx).is_ready()
     }
 
-    /// Runs ENet until it has nothing more to report (or for [`MAX_PASSES`]), telling `on` what happened as it
-    /// happens (packets borrowed from ENet, no copy); `on` says for `Connected` whether to
-    /// keep the peer. Whether anything happened.
+    /// Runs ENet until it has nothing more to report (or for [`MAX_PASSES`]), telling `on`
+    /// what happened as it happens (packets borrowed from ENet, no copy); `on` says for
+    /// `Connected` whether to keep the peer. Whether anything happened.
     ///
     /// One `service` reads every waiting datagram and queues their packets; the queue is
     /// then drained with `check_events`, which does no I/O. Another `service` runs only if
