@@ -19,6 +19,7 @@ pub(crate) use super::lex::{is_ident, is_ident_start, skip_string, write_quoted}
 use super::numbers::{self, engine_float_token, number_end, TEXT_CLASS};
 use super::reference::{EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use crate::dialect::Dialect;
+use crate::text::word_value;
 use crate::variant::Variant;
 
 /// How a file prints its values: which engine's spacing, and whether a PackedByteArray is
@@ -95,8 +96,13 @@ pub(crate) fn value_end(s: &[u8], i: usize) -> Result<usize> {
             while j < s.len() && is_ident(s[j]) {
                 j += 1;
             }
+            // A word that is a value by itself ends there, as in the engine's reader:
+            // after `inf` a `(` starts the next item (`c=inf(3`).
+            if std::str::from_utf8(&s[i..j]).is_ok_and(|w| word_value(w).is_some()) {
+                return Ok(j);
+            }
             // `Array[int]([1])`, `Vector2(1, 2)`, `Vector2 (1, 2)`. Only the typed
-            // containers take a `[`: after `nan` or `true` a `[` starts the next section
+            // containers take a `[`: after another name a `[` starts the next section
             // (`c=nan[s]`), as in the engine's reader.
             let mut k = j;
             while k < s.len() && (s[k] == b' ' || s[k] == b'\t') {
@@ -649,6 +655,9 @@ mod tests {
             ("[1, [2, \"]\"]]]", 13),
             ("true]", 4),
             ("inf_neg\n", 7),
+            ("inf(3,\n", 3),
+            ("null (", 4),
+            ("nan[s]", 3),
             ("{\n\"a\": 1\n}\n", 10),
         ];
         for (s, end) in cases {

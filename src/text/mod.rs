@@ -118,6 +118,7 @@ mod display;
 mod order;
 mod parse;
 
+pub(crate) use parse::word_value;
 pub use parse::{ParseError, MAX_DEPTH};
 
 use crate::dialect::Dialect;

@@ -37,6 +37,7 @@ mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_object_property_names;
 mod regression_text_marker_object;
+mod regression_word_value_before_paren;
 mod regression_wrong_dialect;
 #[cfg(feature = "resource")]
 mod resource;

@@ -119,11 +119,10 @@ impl Parser<'_> {
 
     /// A value named by an identifier that holds no other value.
     pub(super) fn identifier(&mut self, id: &str, at: usize) -> Result<Variant, ParseError> {
+        if let Some(v) = word_value(id) {
+            return Ok(v);
+        }
         Ok(match id {
-            "true" => Variant::Bool(true),
-            "false" => Variant::Bool(false),
-            "null" | "nil" => Variant::Nil,
-            _ if float_word(id).is_some() => Variant::Float(float_word(id).unwrap_or(f64::NAN)),
             "Vector2" => {
                 let [x, y] = self.reals(id, at)?;
                 Variant::Vector2(Vector2::new(x, y))
@@ -361,6 +360,18 @@ fn basis_from(n: &[f32]) -> Basis {
     let row = |i: usize| Vector3::new(n[i], n[i + 1], n[i + 2]);
     Basis {
         rows: [row(0), row(3), row(6)],
+    }
+}
+
+/// The value of a word that is a whole value by itself (`true`, `false`, `null`, `nil` and
+/// the float words): the engine's reader takes no `(` or `[` after these, so in `inf(3`
+/// the `(` is not part of the value.
+pub(crate) fn word_value(id: &str) -> Option<Variant> {
+    match id {
+        "true" => Some(Variant::Bool(true)),
+        "false" => Some(Variant::Bool(false)),
+        "null" | "nil" => Some(Variant::Nil),
+        _ => float_word(id).map(Variant::Float),
     }
 }
 

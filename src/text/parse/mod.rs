@@ -19,6 +19,7 @@ mod lexer;
 mod stack;
 
 use crate::variant::Variant;
+pub(crate) use construct::word_value;
 use lexer::Tok;
 use std::fmt;
 
