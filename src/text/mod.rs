@@ -118,6 +118,7 @@ mod display;
 mod order;
 mod parse;
 
+#[cfg(feature = "resource")]
 pub(crate) use parse::word_value;
 pub use parse::{ParseError, MAX_DEPTH};
 
