@@ -3,11 +3,18 @@
 
     before_after.py DIR                      the table of DIR/before.N.txt, DIR/after.N.txt
     before_after.py --dev-deps NEW OLD       copies NEW's [dev-dependencies] into OLD
+    before_after.py --counts OLD_EXE NEW_EXE instructions per call of every godot_bin row
 """
 import glob
+import os
 import re
 import statistics
+import subprocess
 import sys
+
+# Calls per row in the two counted runs: their difference is what is divided, so the data
+# set's construction, the same in both, cancels out.
+CALLS = (10, 30)
 
 UNITS = {"ns": 1e-3, "µs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -52,8 +59,39 @@ def dev_deps(new, old):
         f.write(text)
 
 
+def instructions(exe, group, calls):
+    """Instructions valgrind counts in `exe` calling `group`'s godot_bin function `calls`
+    times (the largest process: criterion also starts a short child)."""
+    env = dict(os.environ, GODOT_BIN_BENCH_COUNT=f"{group}:{calls}")
+    run = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", exe],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    refs = [int(m.replace(",", "")) for m in re.findall(r"I\s+refs:\s+([\d,]+)", run.stderr)]
+    return max(refs)
+
+
+def counts(old, new):
+    """Instructions per call of every godot_bin row, before and after: deterministic, so
+    one run of each says what a wall-clock ratio on a noisy machine cannot."""
+    listing = subprocess.run([new, "--list"], capture_output=True, text=True, check=True).stdout
+    groups = [m for m in re.findall(r"^(\S+)/godot_bin: benchmark$", listing, re.M)]
+    print(f"instructions per call (valgrind, {CALLS[1]} calls less {CALLS[0]})\n")
+    print("| row | before | after | after / before |")
+    print("|---|---:|---:|---:|")
+    worst = 0.0
+    for g in groups:
+        per = [(instructions(exe, g, CALLS[1]) - instructions(exe, g, CALLS[0])) / (CALLS[1] - CALLS[0]) for exe in (old, new)]
+        worst = max(worst, per[1] / per[0])
+        mark = " **over 3%**" if per[1] / per[0] > 1.03 else ""
+        print(f"| {g} | {per[0]:,.0f} | {per[1]:,.0f} | {per[1] / per[0]:.3f}{mark} |", flush=True)
+    print(f"\nhighest: {worst:.3f}x the instructions before")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--dev-deps":
         dev_deps(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "--counts":
+        counts(sys.argv[2], sys.argv[3])
     else:
         table(sys.argv[1])

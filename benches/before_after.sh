@@ -8,6 +8,9 @@
 # earlier tree gets a worktree under target/, with this tree's benches/ and the bench
 # dev-dependencies copied in. Prints each row's median time before and after, their ratio
 # and the ratio of each round.
+#   COUNT=1 bash benches/before_after.sh [REV]
+# instead counts the instructions of one call of each row in both trees under valgrind
+# (benches/formats.rs's GODOT_BIN_BENCH_COUNT): slower, but the same on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-4470d3c}
@@ -29,6 +32,14 @@ echo "before: $rev   after: $(git rev-parse --short HEAD) (+ uncommitted: $(git 
 build() { "$@" >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; }; }
 (cd "$old" && export CARGO_TARGET_DIR="$old/target" && build cargo bench --bench formats --no-run)
 build cargo bench --bench formats --no-run
+if [ "${COUNT:-0}" = 1 ]; then
+  exe() { sed -n 's/.*Executable benches\/formats.rs (\(.*\))$/\1/p' "$out/build.log" | tail -n 1; }
+  (cd "$old" && CARGO_TARGET_DIR="$old/target" build cargo bench --bench formats --no-run)
+  old_exe=$(exe)
+  build cargo bench --bench formats --no-run
+  python3 benches/before_after.py --counts "$old_exe" "$(exe)"
+  exit 0
+fi
 pin=""
 if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then pin="taskset -c ${BENCH_CORE:-1}"; fi
 for i in $(seq 1 "$rounds"); do

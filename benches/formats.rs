@@ -29,7 +29,7 @@
 //! Run `bash benches/run.sh` for three runs and the table of ratios with their spread
 //! (`benches/report.py`), or `cargo bench --bench formats` for one.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
 mod data;
 
 use data::*;
@@ -53,12 +53,52 @@ fn copies(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime
     });
 }
 
+/// `GODOT_BIN_BENCH_COUNT=<group>:<n>` (instruction counts, `COUNT=1 bash
+/// benches/before_after.sh`): only the godot_bin function of `<group>` (`snapshot/decode`)
+/// runs, `n` times, outside criterion, so that the difference between two counts of a
+/// process under valgrind is `n`'s difference times one call, free of the machine's noise.
+fn count_mode() -> Option<&'static (String, u64)> {
+    static MODE: std::sync::OnceLock<Option<(String, u64)>> = std::sync::OnceLock::new();
+    MODE.get_or_init(|| {
+        let v = std::env::var("GODOT_BIN_BENCH_COUNT").ok()?;
+        let (group, n) = v
+            .rsplit_once(':')
+            .expect("GODOT_BIN_BENCH_COUNT=<group>:<n>");
+        Some((group.to_string(), n.parse().expect("a count")))
+    })
+    .as_ref()
+}
+
+/// Whether data set `name` is measured in this run (always, unless counting another's).
+fn counted(name: &str) -> bool {
+    count_mode().is_none_or(|(group, _)| group.split('/').next() == Some(name))
+}
+
+/// The godot_bin function of group `group`: a criterion benchmark, or, when counting that
+/// group, `f` called `n` times.
+fn godot_bin_row<R>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &str,
+    mut f: impl FnMut() -> R,
+) {
+    match count_mode() {
+        None => {
+            g.bench_function("godot_bin", |b| b.iter(&mut f));
+        }
+        Some((counted, n)) if counted == group => (0..*n).for_each(|_| drop(black_box(f()))),
+        Some(_) => {}
+    }
+}
+
 /// Encodes and decodes `value` with every format (checking each round trip first), plus the
 /// memcpy floor, in two groups: `<name>/encode` and `<name>/decode`.
 fn formats<T>(c: &mut Criterion, name: &str, value: &T, flat: bool)
 where
     T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
 {
+    if !counted(name) {
+        return;
+    }
     let godot = godot_bin::to_vec(value).unwrap();
     let post = postcard::to_allocvec(value).unwrap();
     let rmp = rmp_serde::to_vec(value).unwrap();
@@ -87,8 +127,8 @@ where
     if flat {
         g.sampling_mode(SamplingMode::Flat);
     }
-    g.bench_function("godot_bin", |b| {
-        b.iter(|| godot_bin::to_vec(black_box(value)).unwrap())
+    godot_bin_row(&mut g, &format!("{name}/encode"), || {
+        godot_bin::to_vec(black_box(value)).unwrap()
     });
     g.bench_function("postcard", |b| {
         b.iter(|| postcard::to_allocvec(black_box(value)).unwrap())
@@ -110,8 +150,8 @@ where
     if flat {
         g.sampling_mode(SamplingMode::Flat);
     }
-    g.bench_function("godot_bin", |b| {
-        b.iter(|| godot_bin::from_slice::<T>(black_box(&godot)).unwrap())
+    godot_bin_row(&mut g, &format!("{name}/decode"), || {
+        godot_bin::from_slice::<T>(black_box(&godot)).unwrap()
     });
     g.bench_function("postcard", |b| {
         b.iter(|| postcard::from_bytes::<T>(black_box(&post)).unwrap())
@@ -133,7 +173,12 @@ where
 /// input, with every format: `<$name>/decode`. `$check` tells whether a decoded value holds
 /// the original's data. (A macro: the borrowed type's lifetime is each input's.)
 macro_rules! borrowed {
-    ($c:expr, $name:literal, $value:expr, $ty:ty, $check:expr) => {{
+    ($c:expr, $name:literal, $value:expr, $ty:ty, $check:expr) => {
+        if counted($name) {
+            borrowed!(@run $c, $name, $value, $ty, $check)
+        }
+    };
+    (@run $c:expr, $name:literal, $value:expr, $ty:ty, $check:expr) => {{
         let value = $value;
         let check = $check;
         let godot = godot_bin::to_vec(value).unwrap();
@@ -155,8 +200,8 @@ macro_rules! borrowed {
 
         let mut g = $c.benchmark_group(concat!($name, "/decode"));
         g.throughput(Throughput::Bytes(godot.len() as u64));
-        g.bench_function("godot_bin", |b| {
-            b.iter(|| godot_bin::from_slice::<$ty>(black_box(&godot)).unwrap())
+        godot_bin_row(&mut g, concat!($name, "/decode"), || {
+            godot_bin::from_slice::<$ty>(black_box(&godot)).unwrap()
         });
         g.bench_function("postcard", |b| {
             b.iter(|| postcard::from_bytes::<$ty>(black_box(&post)).unwrap())
@@ -184,6 +229,9 @@ fn all<R, V>(back: &[R], value: &[V], check: impl Fn(&R, &V) -> bool) -> bool {
 /// `Variant`, MessagePack's `rmpv::Value` (written and read by rmpv natively) and
 /// `serde_json::Value`. postcard has no dynamic value.
 fn dynamic(c: &mut Criterion, name: &str, data: &impl Serialize) {
+    if !counted(name) {
+        return;
+    }
     // Through bytes rather than `to_variant`, so that benches/before_after.sh can run this
     // file on trees older than `to_variant`.
     let variant: godot_bin::Variant =
@@ -206,8 +254,8 @@ fn dynamic(c: &mut Criterion, name: &str, data: &impl Serialize) {
 
     let mut g = c.benchmark_group(format!("{name}/encode"));
     g.throughput(Throughput::Bytes(godot.len() as u64));
-    g.bench_function("godot_bin", |b| {
-        b.iter(|| godot_bin::to_vec(black_box(&variant)).unwrap())
+    godot_bin_row(&mut g, &format!("{name}/encode"), || {
+        godot_bin::to_vec(black_box(&variant)).unwrap()
     });
     g.bench_function("rmp_serde", |b| {
         b.iter(|| {
@@ -224,8 +272,8 @@ fn dynamic(c: &mut Criterion, name: &str, data: &impl Serialize) {
 
     let mut g = c.benchmark_group(format!("{name}/decode"));
     g.throughput(Throughput::Bytes(godot.len() as u64));
-    g.bench_function("godot_bin", |b| {
-        b.iter(|| godot_bin::from_slice::<godot_bin::Variant>(black_box(&godot)).unwrap())
+    godot_bin_row(&mut g, &format!("{name}/decode"), || {
+        godot_bin::from_slice::<godot_bin::Variant>(black_box(&godot)).unwrap()
     });
     g.bench_function("rmp_serde", |b| {
         b.iter(|| rmpv::decode::read_value(&mut black_box(&rmp[..])).unwrap())
@@ -285,4 +333,13 @@ criterion_group! {
         .measurement_time(Duration::from_secs(2));
     targets = benches
 }
-criterion_main!(formats_benches);
+
+fn main() {
+    if count_mode().is_some() {
+        // Every criterion row is filtered out; `godot_bin_row` runs the counted one.
+        benches(&mut Criterion::default().with_filter("^counting: no criterion row$"));
+        return;
+    }
+    formats_benches();
+    Criterion::default().configure_from_args().final_summary();
+}
