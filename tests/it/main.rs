@@ -33,6 +33,7 @@ mod readme;
 mod regression_convert_memory;
 mod regression_godot3_names;
 mod regression_nan_before_section;
+mod regression_nested_array_memory;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_object_property_names;

@@ -271,11 +271,16 @@ impl Parser<'_> {
         };
         Ok(match frame {
             Frame::Array {
-                items,
+                mut items,
                 element_type,
                 packed,
                 ..
             } => {
+                // Text gives no count ahead of the elements: the room the Vec grew beyond
+                // them goes back, so that nested arrays (`[[[]]]`, a 72-byte Variant
+                // each, four slots after the first push) cost memory in proportion to
+                // their text.
+                items.shrink_to_fit();
                 let mut array = Array::from(items);
                 if let Some(t) = element_type {
                     self.expect(Tok::ParenClose, "')' after a typed Array")?;
