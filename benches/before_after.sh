@@ -30,13 +30,12 @@ mkdir -p "$out"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(rustc --version)"
 echo "before: $rev   after: $(git rev-parse --short HEAD) (+ uncommitted: $(git status --porcelain | wc -l) files)"
 build() { "$@" >"$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; }; }
+# The bench binary the last build made (for COUNT=1).
+exe() { sed -n 's/.*Executable benches\/formats.rs (\(.*\))$/\1/p' "$out/build.log" | tail -n 1; }
 (cd "$old" && export CARGO_TARGET_DIR="$old/target" && build cargo bench --bench formats --no-run)
+old_exe=$(exe)
 build cargo bench --bench formats --no-run
 if [ "${COUNT:-0}" = 1 ]; then
-  exe() { sed -n 's/.*Executable benches\/formats.rs (\(.*\))$/\1/p' "$out/build.log" | tail -n 1; }
-  (cd "$old" && CARGO_TARGET_DIR="$old/target" build cargo bench --bench formats --no-run)
-  old_exe=$(exe)
-  build cargo bench --bench formats --no-run
   python3 benches/before_after.py --counts "$old_exe" "$(exe)"
   exit 0
 fi
