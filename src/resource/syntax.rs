@@ -122,6 +122,20 @@ pub(crate) fn value_end(s: &[u8], i: usize) -> Result<usize> {
             Ok(j)
         }
         b'-' | b'+' | b'.' | b'0'..=b'9' => {
+            // `-inf` and `-nan`, with the `.0` Godot 3 prints after them, end where the
+            // text parser's lexer ends them: `-inf.0.5` is `-inf.0`, then `.5`.
+            if c == b'-' {
+                let mut j = i + 1;
+                while j < s.len() && is_ident(s[j]) {
+                    j += 1;
+                }
+                if std::str::from_utf8(&s[i..j]).is_ok_and(|w| word_value(w).is_some()) {
+                    if s[j..].starts_with(b".0") {
+                        j += 2;
+                    }
+                    return Ok(j);
+                }
+            }
             let mut j = i + 1;
             while j < s.len() {
                 let d = s[j];
@@ -658,6 +672,9 @@ mod tests {
             ("inf(3,\n", 3),
             ("null (", 4),
             ("nan[s]", 3),
+            ("-inf.0.fff(1", 6),
+            ("-nan(", 4),
+            ("-inf_neg", 8),
             ("{\n\"a\": 1\n}\n", 10),
         ];
         for (s, end) in cases {

@@ -33,6 +33,7 @@ mod readme;
 mod regression_convert_memory;
 mod regression_godot3_names;
 mod regression_nan_before_section;
+mod regression_negative_word_before_dot;
 mod regression_nested_array_memory;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
