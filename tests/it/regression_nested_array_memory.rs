@@ -6,6 +6,7 @@
 //! room back when an array closes (40,176 bytes for the same file).
 #![cfg(feature = "resource")]
 
+use crate::resource::config_reprint;
 use crate::support::alloc::peak_of;
 use godot_bin::resource::ConfigFile;
 
@@ -32,15 +33,6 @@ fn nested_arrays_cost_memory_in_proportion_to_their_text() {
 fn the_fuzz_input_reads_reprints_and_reads_back_within_the_bound() {
     let data = include_bytes!("../../fuzz/regressions/resource_text-83b81eb5");
     let text = std::str::from_utf8(&data[1..]).unwrap();
-    let peak = peak_of(|| {
-        let cfg = ConfigFile::parse(text).unwrap();
-        assert_eq!(cfg.to_text(), text);
-        let mut again = cfg.clone();
-        again.reprint();
-        let printed = again.to_text();
-        let reread = ConfigFile::parse(&printed).unwrap();
-        assert_eq!(reread.to_text(), printed);
-        (cfg, again, reread)
-    });
+    let peak = peak_of(|| config_reprint(text));
     assert!(peak <= bound(data.len()), "{peak} bytes at peak");
 }

@@ -17,3 +17,24 @@ pub fn fixture(engine: &str, name: &str) -> Vec<u8> {
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The fuzz target's ConfigFile steps: `text` reads and is written back byte for byte;
+/// printed anew it reads back, and that reprint is written back byte for byte. Returns the
+/// file read, the reprint and the reprint read back.
+pub fn config_reprint(
+    text: &str,
+) -> (
+    godot_bin::resource::ConfigFile,
+    String,
+    godot_bin::resource::ConfigFile,
+) {
+    let cfg = godot_bin::resource::ConfigFile::parse(text).unwrap();
+    assert_eq!(cfg.to_text(), text);
+    let mut again = cfg.clone();
+    again.reprint();
+    let printed = again.to_text();
+    let reread = godot_bin::resource::ConfigFile::parse(&printed)
+        .unwrap_or_else(|e| panic!("the reprint reads back: {e}\n{printed}"));
+    assert_eq!(reread.to_text(), printed);
+    (cfg, printed, reread)
+}
