@@ -81,12 +81,15 @@ mod format;
 mod gcpf;
 mod gdec;
 mod reader;
-pub(crate) mod renames;
+mod renames;
 mod writer;
 
 pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Issue, Target};
 pub use format::{Compression, Container, Key, Layout};
 pub use reader::{Reader, Values};
+/// Godot 3 -> 4 class names, for the resource conversion (the save conversion's list).
+#[cfg(feature = "resource")]
+pub(crate) use renames::godot4_class;
 pub use writer::Writer;
 
 use crate::dialect::Dialect;

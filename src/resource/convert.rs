@@ -373,9 +373,9 @@ fn from_binary_value(
 }
 
 /// The Godot 4 name of a Godot 3 class: the save conversion's list
-/// ([`crate::file::renames`]), one home for both.
+/// ([`crate::file::godot4_class`]), one home for both.
 fn godot4_class(class: &str) -> String {
-    crate::file::renames::godot4_class(class)
+    crate::file::godot4_class(class)
         .unwrap_or(class)
         .to_string()
 }
