@@ -30,7 +30,7 @@ use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use super::scene::Bundle;
 use super::text::TextResource;
 use crate::dialect::Dialect;
-use crate::variant::{Object, Variant};
+use crate::variant::{Array, Object, Variant};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -492,11 +492,13 @@ fn godot4_value(v: &Variant) -> Variant {
                 Variant::Object(out)
             }
         },
-        Variant::Array(a) => {
-            let mut a = a.clone();
-            a.iter_mut().for_each(|x| *x = godot4_value(x));
-            Variant::Array(a)
-        }
+        // Each element converted once: cloning the array first and then converting into
+        // it would copy every nested level again at each level above it.
+        Variant::Array(a) => Variant::Array(Array {
+            element_type: a.element_type.clone(),
+            items: a.items.iter().map(godot4_value).collect(),
+            shared: a.shared,
+        }),
         Variant::Dictionary(d) => {
             let mut d = d.clone();
             d.iter_mut().for_each(|(_, x)| *x = godot4_value(x));
