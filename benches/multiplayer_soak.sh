@@ -7,10 +7,13 @@
 #   bash benches/multiplayer_soak.sh [MINUTES]
 #
 # It samples the server's resident memory and its peer count every 10 s, then stops the
-# bots, waits for ENet to time out the peers that vanished (up to 30 s), and reports: the
-# memory after warm-up (a tenth of the run, at most 3 minutes), in the middle and at the
-# end, the peers left (the session's count and the server's open TCP connections: both
-# must be 0), whether the server is still running, and any panic in its output.
+# bots (all at once: the generator's deadline) and waits, up to 120 s, for the peer count to
+# reach 0 (ENet times out a vanished peer only after its retransmissions have backed off for
+# 30 s or more). It reports: the memory after warm-up (a tenth of the run, at most 3
+# minutes), in the middle and at the end of the load (the last sample before the deadline),
+# the highest sample, the memory after the bots left, how long the peers took to go, the
+# peers left (the session's count and the server's open TCP connections: both must be 0),
+# whether the server is still running, and any panic in its output.
 # SOAK_BOTS sets the number of bots (default 1000, alternating between the transports).
 set -euo pipefail
 mins=${1:-30}
@@ -50,9 +53,19 @@ done
 wait "$gen" || true
 gen=
 cat "$log/soak.out"
-# Vanished ENet peers time out within 30 s; then one more status line.
-sleep 45
+# Vanished ENet peers time out 30 s or more after their first lost datagram: wait for the
+# peer count to reach 0 (a status line every 10 s), up to 120 s.
+stopped=$(date +%s)
 left=$(peers)
+gone_after=
+for _ in $(seq 24); do
+  sleep 5
+  left=$(peers)
+  if [ "${left%% *}" = peers=0 ]; then
+    gone_after=$(($(date +%s) - stopped))
+    break
+  fi
+done
 # Every TCP socket of the port but the listener, in any state: a connection the client
 # closed and the server never did stays in CLOSE-WAIT, not ESTABLISHED.
 tcp=$(ss -Htan "( sport = :$ws )" | grep -vc -e LISTEN -e TIME-WAIT || true)
@@ -67,8 +80,10 @@ pick() { # the first sample at or after $1 seconds
 }
 start_kb=$(pick "$warm")
 mid_kb=$(pick $((secs / 2)))
-last_kb=$(awk 'END { print $2 }' "$log/mem")
-max_kb=$(awk -v t="$warm" '$1 >= t && $2 > m { m = $2 } END { print m }' "$log/mem")
+# The last sample before the generator's deadline: after it, every bot leaves at once.
+last_kb=$(awk -v t="$secs" '$1 < t { v = $2 } END { print v }' "$log/mem")
+stop_kb=$(awk 'END { print $2 }' "$log/mem")
+max_kb=$(awk -v t="$warm" -v e="$secs" '$1 >= t && $1 < e && $2 > m { m = $2 } END { print m }' "$log/mem")
 panics=$(grep -c panicked "$log/server.err" || true)
 echo
 echo "| what | value |"
@@ -78,8 +93,10 @@ echo "| generator | $(sed -n 's/^soak end //p' "$log/soak.out") |"
 echo "| server RSS after warm-up (${warm} s) | ${start_kb} kB |"
 echo "| server RSS in the middle | ${mid_kb} kB |"
 echo "| server RSS at the end of the load | ${last_kb} kB |"
-echo "| highest RSS after warm-up | ${max_kb} kB |"
+echo "| highest RSS from warm-up to the end of the load | ${max_kb} kB |"
+echo "| server RSS at the last sample (the bots leaving at once) | ${stop_kb} kB |"
 echo "| server RSS after the bots left | ${end_rss} kB |"
+echo "| peers gone after the bots stopped | ${gone_after:-not within 120} s |"
 echo "| peers left (session) | $left |"
 echo "| TCP sockets left (any state but LISTEN, TIME-WAIT), server descriptors | $tcp, $fds |"
 echo "| server running, panics | $alive, $panics |"
