@@ -24,10 +24,14 @@
 #[path = "../../src/multiplayer/net/ready.rs"]
 #[allow(dead_code)]
 mod ready;
+// The same ENet socket as `net::Host`'s (held datagrams, merged per peer at the flush).
+#[path = "../../src/multiplayer/net/udp.rs"]
+#[allow(dead_code)]
+mod udp;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use ready::Ready;
-use rusty_enet::{HostSettings, PacketReceived, Socket, MTU_MAX};
+use rusty_enet::HostSettings;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -35,7 +39,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream, UdpSocket};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -196,76 +200,23 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
     .await
 }
 
-/// `rusty_enet`'s socket over a tokio UDP socket, without blocking.
-struct Udp {
-    socket: Arc<UdpSocket>,
-    /// The last receive found no datagram.
-    drained: bool,
-}
-
-impl Socket for Udp {
-    type Address = SocketAddr;
-    type Error = io::Error;
-
-    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
-        match self.socket.try_send_to(buffer, address) {
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
-            Err(e) if transient(&e) => Ok(buffer.len()),
-            r => r,
-        }
-    }
-
-    fn receive(
-        &mut self,
-        buffer: &mut [u8; MTU_MAX],
-    ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
-        loop {
-            return match self.socket.try_recv_from(buffer) {
-                Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.drained = true;
-                    Ok(None)
-                }
-                Err(e) if transient(&e) => continue,
-                Err(e) => Err(e),
-            };
-        }
-    }
-}
-
-fn transient(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionReset
-    )
-}
-
 /// ENet: each received packet goes back on its channel (the same `Packet`, so the same
 /// mode and no copy). As `net::Host` does it: one `service` reads every waiting datagram,
 /// `check_events` (no I/O) drains the packets it queued, another `service` only if the
 /// socket was not drained; then one `flush` sends the answers, and the loop waits for a
 /// datagram or ENet's next timer.
 async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
-    use socket2::{Domain, Protocol, Socket as RawSocket, Type};
-    let raw = RawSocket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
-    let _ = raw.set_recv_buffer_size(4 << 20);
-    raw.set_nonblocking(true)?;
-    raw.bind(&addr.into())?;
-    let socket = Arc::new(UdpSocket::from_std(raw.into())?);
+    let socket = Arc::new(udp::bind_server(addr)?);
     println!("listening enet {}", socket.local_addr()?);
     let settings = HostSettings {
         peer_limit: peers.clamp(1, 4095),
         channel_limit: 255,
         ..HostSettings::default()
     };
-    let udp = Udp {
-        socket: socket.clone(),
-        drained: false,
-    };
-    let mut host =
-        rusty_enet::Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
+    let mut host = rusty_enet::Host::new(udp::Udp::new(socket.clone()), settings)
+        .map_err(|e| io::Error::other(format!("{e:?}")))?;
     // Whether it echoed anything: a flush is a pass over every peer slot.
-    fn echo(event: rusty_enet::Event<'_, Udp>) -> bool {
+    fn echo(event: rusty_enet::Event<'_, udp::Udp>) -> bool {
         if let rusty_enet::Event::Receive {
             peer,
             channel_id,
@@ -296,6 +247,8 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
         if queued {
             host.flush();
         }
+        // What `service` held (acknowledgements) goes with the echoes, merged per peer.
+        host.socket_mut().send_held();
         // ENet runs its timers (retransmissions, pings) only inside `service`: wait for a
         // datagram or 5 ms, on one timer reset each time, as `net::Host` waits.
         sleep

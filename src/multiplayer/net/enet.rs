@@ -2,11 +2,10 @@
 //! `ENetMultiplayerPeer` uses it), over a tokio UDP socket so that a task can wait for
 //! datagrams.
 
+use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
 use crate::multiplayer::scene::TransferMode;
-use rusty_enet::{
-    EventNoRef, Host, HostSettings, Packet, PacketKind, PacketReceived, PeerID, Socket, MTU_MAX,
-};
+use rusty_enet::{EventNoRef, Host, HostSettings, Packet, PacketKind, PeerID};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
@@ -16,70 +15,6 @@ use tokio::net::UdpSocket;
 /// `service` passes in one turn of the host's loop (each reads what is waiting, up to
 /// ENet's own per-call limit).
 const MAX_PASSES: usize = 8;
-
-/// `rusty_enet`'s socket trait over a tokio UDP socket, without blocking.
-pub(crate) struct TokioUdp {
-    socket: Arc<UdpSocket>,
-    /// The last receive found no datagram: the socket is drained.
-    drained: bool,
-}
-
-impl Socket for TokioUdp {
-    type Address = SocketAddr;
-    type Error = io::Error;
-
-    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
-        match self.socket.try_send_to(buffer, address) {
-            Ok(n) => Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
-            // A datagram to a peer that went away: ENet's timeouts deal with the peer.
-            Err(e) if transient(&e) => Ok(buffer.len()),
-            Err(e) => Err(e),
-        }
-    }
-
-    fn receive(
-        &mut self,
-        buffer: &mut [u8; MTU_MAX],
-    ) -> io::Result<Option<(SocketAddr, PacketReceived)>> {
-        loop {
-            return match self.socket.try_recv_from(buffer) {
-                Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.drained = true;
-                    Ok(None)
-                }
-                // ICMP "port unreachable" from an earlier send surfaces here on Linux.
-                Err(e) if transient(&e) => continue,
-                Err(e) => Err(e),
-            };
-        }
-    }
-}
-
-fn transient(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionReset
-    )
-}
-
-/// The receive buffer asked for on a server socket. ENet's own hosts ask for 256 KiB, which
-/// a thousand peers sending at once overflow on Linux (each small datagram costs about a
-/// kilobyte of buffer), and every lost datagram costs a reliable packet a retransmission
-/// timeout. The kernel caps it at `net.core.rmem_max`.
-const SERVER_RECV_BUFFER: usize = 4 << 20;
-
-/// A non-blocking UDP socket on `addr` with a large receive buffer.
-fn bind_server(addr: SocketAddr) -> io::Result<UdpSocket> {
-    use socket2::{Domain, Protocol, Socket as RawSocket, Type};
-    let socket = RawSocket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
-    // Best effort: a smaller buffer only means more retransmissions under bursts.
-    let _ = socket.set_recv_buffer_size(SERVER_RECV_BUFFER);
-    socket.set_nonblocking(true)?;
-    socket.bind(&addr.into())?;
-    UdpSocket::from_std(socket.into())
-}
 
 /// What an ENet link reports.
 pub(crate) enum EnetEvent<'a> {
@@ -98,7 +33,7 @@ pub(crate) enum EnetEvent<'a> {
 
 /// One ENet host and the Godot peer ids of its ENet peers.
 pub(crate) struct EnetLink {
-    host: Host<TokioUdp>,
+    host: Host<Udp>,
     socket: Arc<UdpSocket>,
     is_server: bool,
     /// ENet peer index to Godot id.
@@ -123,11 +58,8 @@ impl EnetLink {
             channel_limit: 255,
             ..HostSettings::default()
         };
-        let udp = TokioUdp {
-            socket: socket.clone(),
-            drained: false,
-        };
-        let mut host = Host::new(udp, settings).map_err(|e| io::Error::other(format!("{e:?}")))?;
+        let mut host = Host::new(Udp::new(socket.clone()), settings)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
         host.set_maximum_packet_size(max_packet)
             .map_err(|e| io::Error::other(format!("{e:?}")))?;
         Ok(EnetLink {
@@ -192,6 +124,10 @@ impl EnetLink {
     /// the socket was not drained, so a turn costs one receive-and-send pass over ENet's
     /// peers (a `service` that finds nothing costs two), and the answers go out in the
     /// next `flush`.
+    ///
+    /// What ENet sends meanwhile (acknowledgements, pings, retransmissions) is held by the
+    /// socket: when something happened, to go out with the answers at the caller's next
+    /// [`flush`](Self::flush), which it must call before it waits; when nothing did, here.
     pub(crate) fn service(
         &mut self,
         mut on: impl FnMut(EnetEvent<'_>) -> bool,
@@ -215,6 +151,10 @@ impl EnetLink {
             if self.host.socket().drained {
                 break;
             }
+        }
+        if !any {
+            // No answer will follow: what ENet queued goes now.
+            self.host.socket_mut().send_held();
         }
         Ok(any)
     }
@@ -305,12 +245,15 @@ impl EnetLink {
         }
     }
 
-    /// Sends what is queued. A flush is a pass over every peer slot (4,095 on a server):
-    /// skipped when nothing was queued, since acknowledgements and ENet's own commands go
-    /// out inside `service`.
+    /// Sends what is queued, and what `service` held, merged per peer. ENet's flush is a
+    /// pass over every peer slot (4,095 on a server): skipped when nothing was queued,
+    /// since acknowledgements and ENet's own commands come out of `service`.
     pub(crate) fn flush(&mut self) {
         if std::mem::take(&mut self.queued) {
             self.host.flush();
+        }
+        if self.host.socket().has_held() {
+            self.host.socket_mut().send_held();
         }
     }
 }

@@ -15,6 +15,8 @@ mod host;
 mod peer;
 #[cfg(feature = "multiplayer-websocket")]
 mod ready;
+#[cfg(feature = "multiplayer-enet")]
+mod udp;
 #[cfg(feature = "multiplayer-websocket")]
 mod ws;
 

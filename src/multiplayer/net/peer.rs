@@ -81,6 +81,9 @@ impl PeerBuilder {
                     }
                     true
                 })?;
+                // What `service` held (the acknowledgement of the server's verify) goes
+                // now: nothing else is sent until the caller's first `next_event`.
+                link.flush();
                 match state {
                     Some(true) => return Ok::<_, Error>(()),
                     Some(false) => return Err(Error::Transport("ENet connection refused".into())),
