@@ -294,10 +294,18 @@ impl Peer {
         self.lost();
     }
 
-    /// Sends what is queued, then waits for the next event. After the server is lost it
-    /// reports [`Event::ServerDisconnected`] once, then fails.
+    /// The next event: one already in comes out at once; otherwise what is queued is sent
+    /// and the link waited on. After the server is lost it reports
+    /// [`Event::ServerDisconnected`] once, then fails.
+    ///
+    /// Events already in are handed out before anything is sent, as [`Host`](super::Host)
+    /// does: what the game answers to them then leaves with what the link held meanwhile
+    /// (on ENet, the acknowledgement of the packet that brought them), in one datagram.
     pub async fn next_event(&mut self) -> Result<Event> {
         loop {
+            if let Some(ev) = self.client.poll_event() {
+                return Ok(ev);
+            }
             self.flush().await?;
             if let Some(ev) = self.client.poll_event() {
                 return Ok(ev);
