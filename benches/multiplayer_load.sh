@@ -53,32 +53,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits until something listens on TCP (ws) or UDP (enet) port $2, up to 10 s.
-wait_port() {
-  local flag=-lnt
-  [ "$1" = enet ] && flag=-lnu
-  for _ in $(seq 100); do
-    if ss -H $flag "sport = :$2" 2>/dev/null | grep -q .; then return 0; fi
-    sleep 0.1
-  done
-  echo "nothing listening on $1 port $2" >&2
-  return 1
-}
+. benches/multiplayer_cell.sh
 
 for run in $(seq "$runs"); do
   for t in ws enet; do
     for bots in 100 1000; do
       for s in $servers; do
-        port=$((30700 + RANDOM % 2000))
-        case $s in
-          rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port >/dev/null & ;;
-          bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port >/dev/null & ;;
-          godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
-            >/dev/null 2>&1 & ;;
-        esac
-        pid=$!
-        wait_port $t $port
-        if [ $t = ws ]; then addr="--ws ws://127.0.0.1:$port"; else addr="--enet 127.0.0.1:$port"; fi
+        start_server "$s" "$t"
         printf 'run %s %-6s %-5s ' "$run" "$s" "$t"
         out=$(taskset -c "$gen_cpus" "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" \
           --threads "$threads" --server-pid "$pid" --clk-tck "$clk")

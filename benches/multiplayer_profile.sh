@@ -26,6 +26,7 @@ clk=$(getconf CLK_TCK)
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 servers="rust bare"
 [ -n "${GODOT4_BIN:-}" ] && servers="rust bare godot"
+. benches/multiplayer_cell.sh
 work=$(mktemp -d)
 pid=
 cleanup() {
@@ -43,16 +44,7 @@ printf '%-6s %-5s %5s %9s %13s %9s %15s %13s %14s\n' server trans bots calls/s "
 for t in ws enet; do
   for bots in 100 1000; do
     for s in $servers; do
-      port=$((30700 + RANDOM % 2000))
-      case $s in
-        rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port >/dev/null & ;;
-        bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port >/dev/null & ;;
-        godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
-          >/dev/null 2>&1 & ;;
-      esac
-      pid=$!
-      sleep 2
-      if [ $t = ws ]; then addr="--ws ws://127.0.0.1:$port"; else addr="--enet 127.0.0.1:$port"; fi
+      start_server "$s" "$t"
       taskset -c 1 "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" --threads 1 \
         --server-pid "$pid" --clk-tck "$clk" >"$work/load.out" 2>"$work/load.err" &
       gen=$!

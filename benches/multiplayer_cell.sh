@@ -1,0 +1,32 @@
+# Sourced by the load and profile runs: one cell's server. Needs `bin` (the examples'
+# directory) and `proj` (the engine's project) set, and GODOT4_BIN for the engine.
+#
+#   start_server SERVER TRANSPORT  # rust | bare | godot, ws | enet: pinned to core 0 on
+#                                  # 127.0.0.1, a free-looking port; sets `pid`, `port` and
+#                                  # `addr` (the generator's flags), and waits until it listens
+
+# Waits until something listens on TCP (ws) or UDP (enet) port $2, up to 10 s.
+wait_port() {
+  local flag=-lnt
+  [ "$1" = enet ] && flag=-lnu
+  for _ in $(seq 100); do
+    if ss -H $flag "sport = :$2" 2>/dev/null | grep -q .; then return 0; fi
+    sleep 0.1
+  done
+  echo "nothing listening on $1 port $2" >&2
+  return 1
+}
+
+start_server() {
+  local s=$1 t=$2
+  port=$((30700 + RANDOM % 2000))
+  case $s in
+    rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port >/dev/null & ;;
+    bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port >/dev/null & ;;
+    godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
+      >/dev/null 2>&1 & ;;
+  esac
+  pid=$!
+  wait_port $t $port
+  if [ $t = ws ]; then addr="--ws ws://127.0.0.1:$port"; else addr="--enet 127.0.0.1:$port"; fi
+}
