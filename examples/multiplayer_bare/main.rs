@@ -24,14 +24,17 @@
 #[path = "../../src/multiplayer/net/ready.rs"]
 #[allow(dead_code)]
 mod ready;
-// The same ENet socket as `net::Host`'s (held datagrams, merged per peer at the flush).
+// The same ENet socket and hosts as `net::Host`'s (held datagrams, merged per peer at the
+// flush; peer slots in small hosts, serviced only where a datagram came).
+#[path = "../../src/multiplayer/net/shards.rs"]
+#[allow(dead_code)]
+mod shards;
 #[path = "../../src/multiplayer/net/udp.rs"]
 #[allow(dead_code)]
 mod udp;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use ready::Ready;
-use rusty_enet::HostSettings;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -201,21 +204,16 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
 }
 
 /// ENet: each received packet goes back on its channel (the same `Packet`, so the same
-/// mode and no copy). As `net::Host` does it: one `service` reads every waiting datagram,
-/// `check_events` (no I/O) drains the packets it queued, another `service` only if the
-/// socket was not drained; then one `flush` sends the answers, and the loop waits for a
-/// datagram or ENet's next timer.
+/// mode and no copy). As `net::Host` does it: read what is waiting into the hosts' inboxes,
+/// then for each host a datagram came for, `service` and `check_events` (no I/O) until its
+/// inbox is empty; every 5 ms every host (ENet's timers); one `flush` per host that echoed
+/// sends the answers, and the loop waits for a datagram or the next 5 ms.
 async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
     let socket = Arc::new(udp::bind_server(addr)?);
     println!("listening enet {}", socket.local_addr()?);
-    let settings = HostSettings {
-        peer_limit: peers.clamp(1, 4095),
-        channel_limit: 255,
-        ..HostSettings::default()
-    };
-    let mut host = rusty_enet::Host::new(udp::Udp::new(socket.clone()), settings)
-        .map_err(|e| io::Error::other(format!("{e:?}")))?;
-    // Whether it echoed anything: a flush is a pass over every peer slot.
+    let max_packet = rusty_enet::consts::HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize;
+    let mut shards = shards::Shards::new(socket.clone(), peers, 255, max_packet)?;
+    // Whether it echoed anything.
     fn echo(event: rusty_enet::Event<'_, udp::Udp>) -> bool {
         if let rusty_enet::Event::Receive {
             peer,
@@ -228,32 +226,40 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
         }
         false
     }
+    let every = Duration::from_millis(5);
+    let mut timers = tokio::time::Instant::now() + every;
     let mut sleep = Box::pin(tokio::time::sleep(Duration::ZERO));
     loop {
-        let mut queued = false;
-        loop {
-            host.socket_mut().drained = false;
-            let Some(event) = host.service()? else {
-                break;
-            };
-            queued |= echo(event);
-            while let Some(event) = host.check_events() {
-                queued |= echo(event);
+        let all = tokio::time::Instant::now() >= timers;
+        if all {
+            timers += every;
+        }
+        shards.read(8 * 256)?;
+        for k in 0..shards.len() {
+            if !(shards.take_touched(k) || all) {
+                continue;
             }
-            if host.socket().drained {
-                break;
+            let mut queued = false;
+            loop {
+                let host = shards.host_mut(k);
+                if let Some(event) = host.service()? {
+                    queued |= echo(event);
+                    while let Some(event) = host.check_events() {
+                        queued |= echo(event);
+                    }
+                }
+                if host.socket().inbox_is_empty() {
+                    break;
+                }
+            }
+            if queued {
+                shards.queued(k);
             }
         }
-        if queued {
-            host.flush();
-        }
-        // What `service` held (acknowledgements) goes with the echoes, merged per peer.
-        host.socket_mut().send_held();
-        // ENet runs its timers (retransmissions, pings) only inside `service`: wait for a
-        // datagram or 5 ms, on one timer reset each time, as `net::Host` waits.
-        sleep
-            .as_mut()
-            .reset(tokio::time::Instant::now() + Duration::from_millis(5));
+        // The echoes, with what `service` held (acknowledgements), merged per peer.
+        shards.flush();
+        shards.tidy(std::time::Instant::now());
+        sleep.as_mut().reset(timers);
         std::future::poll_fn(|cx| {
             if socket.poll_recv_ready(cx).is_ready() || sleep.as_mut().poll(cx).is_ready() {
                 Poll::Ready(())

@@ -301,7 +301,7 @@ impl Host {
     }
 
     /// Runs ENet until it is idle, packets straight into the session; whether anything
-    /// happened. `force` services even when no datagram is waiting (ENet's timers).
+    /// happened. `force` services every ENet host, datagram or not (ENet's timers).
     fn service_enet(&mut self, cx: &mut Context<'_>, force: bool) -> Result<bool> {
         #[cfg(feature = "multiplayer-enet")]
         if let Some(e) = &mut self.enet {
@@ -310,9 +310,13 @@ impl Host {
                 return Ok(false);
             }
             let now = Instant::now();
-            self.next_service = now + self.service_interval;
+            // Each of ENet's hosts runs its timers only when serviced, and a datagram
+            // services only the hosts it came for: every host, on this clock, however busy.
+            if force {
+                self.next_service = now + self.service_interval;
+            }
             let server = &mut self.server;
-            let any = e.service(|ev| match ev {
+            let any = e.service(force, |ev| match ev {
                 EnetEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
                 EnetEvent::Packet {
                     from,

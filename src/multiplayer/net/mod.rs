@@ -16,6 +16,8 @@ mod peer;
 #[cfg(feature = "multiplayer-websocket")]
 mod ready;
 #[cfg(feature = "multiplayer-enet")]
+mod shards;
+#[cfg(feature = "multiplayer-enet")]
 mod udp;
 #[cfg(feature = "multiplayer-websocket")]
 mod ws;

@@ -68,7 +68,7 @@ impl PeerBuilder {
         let connect = async {
             loop {
                 let mut state = None;
-                link.service(|ev| {
+                link.service(true, |ev| {
                     match ev {
                         EnetEvent::Connected(_) => state = state.or(Some(true)),
                         EnetEvent::Disconnected(_) => state = Some(false),
@@ -334,7 +334,7 @@ impl Peer {
                 Link::Enet(e) => {
                     let client = &mut self.client;
                     let mut gone = false;
-                    let any = e.service(|ev| {
+                    let any = e.service(true, |ev| {
                         match ev {
                             EnetEvent::Packet {
                                 channel,

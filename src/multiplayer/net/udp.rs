@@ -9,11 +9,15 @@
 //! server's CPU in the kernel). Held to the end of the turn, the acknowledgements travel
 //! with the answers.
 //!
+//! ENet reads from the socket's inbox, not from the UDP socket itself: a server runs
+//! several hosts on one UDP socket (`shards.rs`), which reads the datagrams and hands
+//! each to the host of its sender.
+//!
 //! This file uses nothing of the crate, so that `examples/multiplayer_bare` (the bare
 //! transport the load run measures against) runs on the same socket.
 
 use rusty_enet::{PacketReceived, Socket, MTU_MAX};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -25,13 +29,15 @@ use tokio::net::UdpSocket;
 /// checksum (which would follow the header) nor compression.
 const HEADER_SENT_TIME: u16 = 0x8000;
 const HEADER_COMPRESSED: u16 = 0x4000;
+pub(crate) const HEADER_PEER_ID: u16 = 0x0FFF;
 
 /// The largest datagram a merge may make: ENet's default MTU, which every host here (and
 /// the engine's) keeps, so a merged datagram is no larger than one ENet itself sends.
 const MERGE_LIMIT: usize = rusty_enet::consts::HOST_DEFAULT_MTU as usize;
 
-/// Emptied buffers kept for the next turn's datagrams (beyond this they are freed).
-const SPARE_BUFFERS: usize = 256;
+/// Emptied buffers kept for the next datagrams, per host (a server has one host per 64
+/// peers, `shards.rs`); beyond this they are freed.
+const SPARE_BUFFERS: usize = 64;
 
 /// Appends datagram `next` to `held` when ENet could have sent both as one datagram: the
 /// same peer and session, neither compressed, at most one carrying a sent time (the
@@ -67,8 +73,8 @@ pub(crate) fn merge(held: &mut Vec<u8>, next: &[u8], limit: usize) -> bool {
 /// The socket ENet runs on.
 pub(crate) struct Udp {
     socket: Arc<UdpSocket>,
-    /// The last receive found no datagram: the socket is drained.
-    pub(crate) drained: bool,
+    /// Datagrams read for this host and not yet given to ENet, in arrival order.
+    inbox: VecDeque<(SocketAddr, Vec<u8>)>,
     /// Datagrams handed over since the last [`Udp::send_held`], in order.
     held: Vec<(SocketAddr, Vec<u8>)>,
     /// The last held datagram for each address, the one a new datagram may merge into.
@@ -83,11 +89,31 @@ impl Udp {
     pub(crate) fn new(socket: Arc<UdpSocket>) -> Self {
         Udp {
             socket,
-            drained: false,
+            inbox: VecDeque::new(),
             held: Vec::new(),
             last: HashMap::new(),
             spare: Vec::new(),
             failed: None,
+        }
+    }
+
+    /// Queues a datagram from `from` for ENet's next receive.
+    pub(crate) fn deliver(&mut self, from: SocketAddr, data: &[u8]) {
+        let mut d = self.spare.pop().unwrap_or_default();
+        d.extend_from_slice(data);
+        self.inbox.push_back((from, d));
+    }
+
+    /// Whether every delivered datagram has been given to ENet.
+    pub(crate) fn inbox_is_empty(&self) -> bool {
+        self.inbox.is_empty()
+    }
+
+    /// A buffer back to the spare list.
+    fn recycle(&mut self, mut d: Vec<u8>) {
+        if self.spare.len() < SPARE_BUFFERS {
+            d.clear();
+            self.spare.push(d);
         }
     }
 
@@ -100,7 +126,9 @@ impl Udp {
     /// that would block drops a datagram in ENet (reliable commands are sent again).
     pub(crate) fn send_held(&mut self) {
         let mut full = false;
-        for (addr, mut d) in self.held.drain(..) {
+        // Taken out and put back to keep its capacity: `recycle` needs `self`.
+        let mut held = std::mem::take(&mut self.held);
+        for (addr, d) in held.drain(..) {
             if !full && self.failed.is_none() {
                 match self.socket.try_send_to(&d, addr) {
                     Ok(_) => {}
@@ -110,11 +138,9 @@ impl Udp {
                     Err(e) => self.failed = Some(e),
                 }
             }
-            if self.spare.len() < SPARE_BUFFERS {
-                d.clear();
-                self.spare.push(d);
-            }
+            self.recycle(d);
         }
+        self.held = held;
         self.last.clear();
     }
 }
@@ -143,22 +169,18 @@ impl Socket for Udp {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        loop {
-            return match self.socket.try_recv_from(buffer) {
-                Ok((n, from)) => Ok(Some((from, PacketReceived::Complete(n)))),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.drained = true;
-                    Ok(None)
-                }
-                // ICMP "port unreachable" from an earlier send surfaces here on Linux.
-                Err(e) if transient(&e) => continue,
-                Err(e) => Err(e),
-            };
-        }
+        let Some((from, d)) = self.inbox.pop_front() else {
+            return Ok(None);
+        };
+        // The reader's buffer is MTU_MAX long, so `d` fits.
+        let n = d.len().min(buffer.len());
+        buffer[..n].copy_from_slice(&d[..n]);
+        self.recycle(d);
+        Ok(Some((from, PacketReceived::Complete(n))))
     }
 }
 
-fn transient(e: &io::Error) -> bool {
+pub(crate) fn transient(e: &io::Error) -> bool {
     matches!(
         e.kind(),
         io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionReset
