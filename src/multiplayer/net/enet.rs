@@ -42,8 +42,9 @@ pub(crate) struct EnetLink {
     shards: Shards,
     socket: Arc<UdpSocket>,
     is_server: bool,
-    /// (host, ENet peer index) to Godot id.
-    by_enet: HashMap<(usize, usize), i32>,
+    /// Godot id by [`Shards::index`] of the ENet peer (0: none; Godot ids are 1 or more),
+    /// one entry more than there are slots (see [`EnetLink::godot_id`]).
+    by_enet: Vec<i32>,
     by_godot: HashMap<i32, (usize, PeerID)>,
     max_packet: usize,
 }
@@ -59,10 +60,10 @@ impl EnetLink {
         // The engine's hosts allow the protocol's maximum of channels, 255.
         let shards = Shards::new(socket.clone(), peers, 255, max_packet)?;
         Ok(EnetLink {
+            by_enet: vec![0; shards.peer_limit() + 1],
             shards,
             socket,
             is_server,
-            by_enet: HashMap::new(),
             by_godot: HashMap::new(),
             max_packet,
         })
@@ -88,9 +89,17 @@ impl EnetLink {
         let socket = UdpSocket::bind(local).await?;
         let mut link = EnetLink::new(socket, 1, false, max_packet)?;
         let pid = link.shards.connect(addr, 255, id as u32)?;
-        link.by_enet.insert((0, pid.0), 1);
+        *link.godot_id(0, pid) = 1;
         link.by_godot.insert(1, (0, pid));
         Ok(link)
+    }
+
+    /// The Godot id of ENet peer `peer` of host `k` (0: none). ENet names only peers
+    /// below its hosts' limits, which have entries; the entry past them stands in for any
+    /// other rather than a panic.
+    fn godot_id(&mut self, k: usize, peer: PeerID) -> &mut i32 {
+        let i = self.shards.index(k, peer).min(self.shards.peer_limit());
+        &mut self.by_enet[i]
     }
 
     pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
@@ -178,7 +187,7 @@ impl EnetLink {
                     self.shards.host_mut(k).peer_mut(peer).reset();
                     return;
                 }
-                self.by_enet.insert((k, peer.0), id);
+                *self.godot_id(k, peer) = id;
                 self.by_godot.insert(id, (k, peer));
                 if !on(EnetEvent::Connected(id)) {
                     self.reset(id);
@@ -189,9 +198,10 @@ impl EnetLink {
                 channel_id,
                 packet,
             } => {
-                let Some(&from) = self.by_enet.get(&(k, peer.0)) else {
+                let from = *self.godot_id(k, peer);
+                if from == 0 {
                     return;
-                };
+                }
                 let data = packet.data();
                 if data.is_empty() || data.len() > self.max_packet {
                     return;
@@ -205,7 +215,8 @@ impl EnetLink {
                 });
             }
             EventNoRef::Disconnect { peer, .. } => {
-                if let Some(id) = self.by_enet.remove(&(k, peer.0)) {
+                let id = std::mem::take(self.godot_id(k, peer));
+                if id != 0 {
                     self.by_godot.remove(&id);
                     on(EnetEvent::Disconnected(id));
                 }
@@ -233,7 +244,7 @@ impl EnetLink {
     /// Starts a graceful disconnect; the peer is forgotten at once.
     pub(crate) fn disconnect(&mut self, id: i32) {
         if let Some((k, pid)) = self.by_godot.remove(&id) {
-            self.by_enet.remove(&(k, pid.0));
+            *self.godot_id(k, pid) = 0;
             if let Some(peer) = self.shards.host_mut(k).get_peer_mut(pid) {
                 peer.disconnect(0);
                 self.shards.queued(k);
@@ -244,7 +255,7 @@ impl EnetLink {
     /// Drops a peer at once (the engine's reset for a refused id).
     pub(crate) fn reset(&mut self, id: i32) {
         if let Some((k, pid)) = self.by_godot.remove(&id) {
-            self.by_enet.remove(&(k, pid.0));
+            *self.godot_id(k, pid) = 0;
             if let Some(peer) = self.shards.host_mut(k).get_peer_mut(pid) {
                 peer.reset();
             }

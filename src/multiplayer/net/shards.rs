@@ -119,6 +119,16 @@ impl Shards {
         Ok(k)
     }
 
+    /// The peer slots in all.
+    pub(crate) fn peer_limit(&self) -> usize {
+        self.peer_limit
+    }
+
+    /// A number for `peer` of host `k`, below [`Shards::peer_limit`], one per slot.
+    pub(crate) fn index(&self, k: usize, peer: PeerID) -> usize {
+        k * self.per_host + peer.0
+    }
+
     /// How many hosts there are.
     pub(crate) fn len(&self) -> usize {
         self.hosts.len()
