@@ -96,7 +96,8 @@ async fn handshake(tcp: TcpStream, id: i32) -> Option<WebSocketStream<TcpStream>
     let _ = tcp.set_nodelay(true);
     // The read buffer `net::Host` uses: tungstenite zero-fills its free capacity before
     // every read, and the default 128 KiB costs more than a small packet's read.
-    let config = WebSocketConfig::default().read_buffer_size(4096);
+    // The read buffer of `net::Host`'s connections (`READ_BUFFER` in net/ws.rs).
+    let config = WebSocketConfig::default().read_buffer_size(1536);
     let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config));
     let mut ws = tokio::time::timeout(Duration::from_secs(3), accept)
         .await

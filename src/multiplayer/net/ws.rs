@@ -24,9 +24,12 @@ pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// tungstenite's read buffer per connection. Its default, 128 KiB, is zero-filled up to
 /// its free capacity before every read: for packets of a few bytes that memset cost more
-/// than the read itself, and a thousand connections held 128 MB of it. Longer messages
-/// still arrive whole; they take more reads.
-const READ_BUFFER: usize = 4096;
+/// than the read itself, and a thousand connections held 128 MB of it. At 4 KiB the
+/// memset was still 5% of the server's CPU at 1,000 bots (benches/RESULTS.md, issue 26);
+/// 1,536 bytes holds a packet of the engine's largest replication size (1,350) in one
+/// read. Longer messages still arrive whole; they take more reads.
+/// `examples/multiplayer_bare` uses the same size.
+const READ_BUFFER: usize = 1536;
 
 /// How many messages one connection may hand in per poll before the others get their turn.
 const READS_PER_POLL: usize = 64;
