@@ -205,16 +205,15 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
 }
 
 /// ENet: each received packet goes back on its channel (the same `Packet`, so the same
-/// mode and no copy). As `net::Host` does it: read what is waiting into the hosts' inboxes,
-/// then for each host a datagram came for, `service` and `check_events` (no I/O) until its
-/// inbox is empty; every 5 ms every host (ENet's timers); one `flush` per host that echoed
-/// sends the answers, and the loop waits for a datagram or the next 5 ms.
+/// mode and no copy). As `net::Host` does it: one turn of the hosts (`Shards::run`: the
+/// hosts a datagram came for, every 5 ms every host for ENet's timers), one `flush` per host
+/// that echoed, and the loop waits for a datagram or the next 5 ms.
 async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
     let socket = Arc::new(udp::bind_server(addr)?);
     println!("listening enet {}", socket.local_addr()?);
     let max_packet = rusty_enet::consts::HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize;
     let mut shards = shards::Shards::new(socket.clone(), peers, 255, max_packet)?;
-    // Whether it echoed anything.
+    // Whether it echoed anything (on that peer's host).
     fn echo(event: rusty_enet::Event<'_, udp::Udp>) -> bool {
         if let rusty_enet::Event::Receive {
             peer,
@@ -237,28 +236,7 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
             // From now, as `net::Host` does: a late turn does not bring a run of them.
             timers = now + every;
         }
-        shards.read(8 * 256)?;
-        for k in 0..shards.len() {
-            if !(shards.take_touched(k) || all) {
-                continue;
-            }
-            let mut queued = false;
-            loop {
-                let host = shards.host_mut(k);
-                if let Some(event) = host.service()? {
-                    queued |= echo(event);
-                    while let Some(event) = host.check_events() {
-                        queued |= echo(event);
-                    }
-                }
-                if host.socket().inbox_is_empty() {
-                    break;
-                }
-            }
-            if queued {
-                shards.queued(k);
-            }
-        }
+        shards.run(all, |_, event| echo(event))?;
         // The echoes, with what `service` held (acknowledgements), merged per peer.
         shards.flush();
         shards.tidy(std::time::Instant::now());

@@ -3,24 +3,16 @@
 //! datagrams.
 
 use super::shards::Shards;
-use super::udp::bind_server;
+use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
 use crate::multiplayer::scene::TransferMode;
-use rusty_enet::{EventNoRef, Packet, PacketKind, PeerID};
+use rusty_enet::{Event, Packet, PacketKind};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::net::UdpSocket;
-
-/// Datagrams read in one turn of the host's loop, drained or not: when datagrams come
-/// faster than the host answers them (a starved core), reading until the socket drained
-/// never ended, so the WebSocket side, the answers and the timers never got their turn;
-/// the session's answers piled up (the soak reached 900 MB and 8,000 sockets in
-/// CLOSE-WAIT). The host's loop comes back at once while the socket is readable. (Eight of
-/// ENet's own receive passes, 256 datagrams each.)
-const MAX_DATAGRAMS: usize = 8 * 256;
 
 /// What an ENet link reports.
 pub(crate) enum EnetEvent<'a> {
@@ -42,10 +34,8 @@ pub(crate) struct EnetLink {
     shards: Shards,
     socket: Arc<UdpSocket>,
     is_server: bool,
-    /// Godot id by [`Shards::index`] of the ENet peer (0: none; Godot ids are 1 or more),
-    /// one entry more than there are slots (see [`EnetLink::godot_id`]).
-    by_enet: Vec<i32>,
-    by_godot: HashMap<i32, (usize, PeerID)>,
+    /// The ids of the ENet peers, by the index [`Shards`] gives them.
+    ids: Ids,
     max_packet: usize,
 }
 
@@ -60,11 +50,13 @@ impl EnetLink {
         // The engine's hosts allow the protocol's maximum of channels, 255.
         let shards = Shards::new(socket.clone(), peers, 255, max_packet)?;
         Ok(EnetLink {
-            by_enet: vec![0; shards.peer_limit() + 1],
+            ids: Ids {
+                by_enet: vec![0; shards.peer_limit() + 1],
+                by_godot: HashMap::new(),
+            },
             shards,
             socket,
             is_server,
-            by_godot: HashMap::new(),
             max_packet,
         })
     }
@@ -88,18 +80,9 @@ impl EnetLink {
         };
         let socket = UdpSocket::bind(local).await?;
         let mut link = EnetLink::new(socket, 1, false, max_packet)?;
-        let pid = link.shards.connect(addr, 255, id as u32)?;
-        *link.godot_id(0, pid) = 1;
-        link.by_godot.insert(1, (0, pid));
+        let index = link.shards.connect(addr, 255, id as u32)?;
+        link.ids.insert(1, index);
         Ok(link)
-    }
-
-    /// The Godot id of ENet peer `peer` of host `k` (0: none). ENet names only peers
-    /// below its hosts' limits, which have entries; the entry past them stands in for any
-    /// other rather than a panic.
-    fn godot_id(&mut self, k: usize, peer: PeerID) -> &mut i32 {
-        let i = self.shards.index(k, peer).min(self.shards.peer_limit());
-        &mut self.by_enet[i]
     }
 
     pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
@@ -115,52 +98,24 @@ impl EnetLink {
         self.socket.poll_recv_ready(cx).is_ready()
     }
 
-    /// Reads what is waiting (up to [`MAX_DATAGRAMS`]) and runs the ENet hosts it came
-    /// for, or with `all` every host (ENet's timers run only inside `service`), until each
-    /// has given ENet everything it was delivered, telling `on` what happened as it
-    /// happens (packets borrowed from ENet, no copy); `on` says for `Connected` whether to
-    /// keep the peer. Whether anything happened.
+    /// One turn of the hosts ([`Shards::run`]: what is waiting, for the hosts it came
+    /// for, or with `all` for every host), telling `on` what happened as it happens
+    /// (packets borrowed from ENet, no copy); `on` says for `Connected` whether to keep
+    /// the peer. Whether anything happened.
     ///
-    /// A `service` reads the host's delivered datagrams (up to 256) and queues their
-    /// packets, which `check_events` (no I/O) then drains; the answers go out in the next
-    /// `flush`. What ENet sends meanwhile (acknowledgements, pings, retransmissions) is
-    /// held by the socket: when something happened, to go out with the answers at the
-    /// caller's next [`flush`](Self::flush), which it must call before it waits; when
-    /// nothing did, here.
+    /// What ENet sent meanwhile (acknowledgements, pings, retransmissions) is held: when
+    /// something happened, to go out with the answers at the caller's next
+    /// [`flush`](Self::flush), which it must call before it waits; when nothing did, here.
     pub(crate) fn service(
         &mut self,
         all: bool,
         mut on: impl FnMut(EnetEvent<'_>) -> bool,
     ) -> io::Result<bool> {
-        self.shards.read(MAX_DATAGRAMS)?;
-        let mut any = false;
-        for k in 0..self.shards.len() {
-            let touched = self.shards.take_touched(k);
-            if !(touched || all) {
-                continue;
-            }
-            loop {
-                // A `service` that returns nothing has read at least one datagram, if
-                // any was left; one that returns an event may not have (a peer's
-                // timeout comes first), so the loop asks the inbox.
-                if let Some(event) = self
-                    .shards
-                    .host_mut(k)
-                    .service()?
-                    .map(rusty_enet::Event::no_ref)
-                {
-                    any = true;
-                    self.dispatch(k, event, &mut on);
-                    while let Some(event) = self.shards.host_mut(k).check_events() {
-                        let event = event.no_ref();
-                        self.dispatch(k, event, &mut on);
-                    }
-                }
-                if self.shards.host_mut(k).socket().inbox_is_empty() {
-                    break;
-                }
-            }
-        }
+        let (ids, is_server, max_packet) = (&mut self.ids, self.is_server, self.max_packet);
+        let any = self.shards.run(all, |index, event| {
+            dispatch(ids, is_server, max_packet, index, event, &mut on);
+            false
+        })?;
         if !any {
             // No answer will follow: what ENet queued goes now.
             self.shards.send_held();
@@ -169,64 +124,9 @@ impl EnetLink {
         Ok(any)
     }
 
-    fn dispatch(
-        &mut self,
-        k: usize,
-        event: EventNoRef,
-        on: &mut impl FnMut(EnetEvent<'_>) -> bool,
-    ) {
-        match event {
-            EventNoRef::Connect { peer, data } => {
-                if !self.is_server {
-                    on(EnetEvent::Connected(1));
-                    return;
-                }
-                // The engine resets a peer whose id is below 2 or taken.
-                let id = data as i32;
-                if id < 2 || self.by_godot.contains_key(&id) {
-                    self.shards.host_mut(k).peer_mut(peer).reset();
-                    return;
-                }
-                *self.godot_id(k, peer) = id;
-                self.by_godot.insert(id, (k, peer));
-                if !on(EnetEvent::Connected(id)) {
-                    self.reset(id);
-                }
-            }
-            EventNoRef::Receive {
-                peer,
-                channel_id,
-                packet,
-            } => {
-                let from = *self.godot_id(k, peer);
-                if from == 0 {
-                    return;
-                }
-                let data = packet.data();
-                if data.is_empty() || data.len() > self.max_packet {
-                    return;
-                }
-                let (channel, mode) = from_enet_channel(channel_id);
-                on(EnetEvent::Packet {
-                    from,
-                    channel,
-                    mode,
-                    data,
-                });
-            }
-            EventNoRef::Disconnect { peer, .. } => {
-                let id = std::mem::take(self.godot_id(k, peer));
-                if id != 0 {
-                    self.by_godot.remove(&id);
-                    on(EnetEvent::Disconnected(id));
-                }
-            }
-        }
-    }
-
     /// Queues a packet with the flags and channel the engine uses for this mode.
     pub(crate) fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
-        let Some(&(k, pid)) = self.by_godot.get(&to) else {
+        let Some(&index) = self.ids.by_godot.get(&to) else {
             return;
         };
         let kind = match mode {
@@ -234,30 +134,19 @@ impl EnetLink {
             TransferMode::Unreliable => PacketKind::AlwaysUnreliable { sequenced: false },
             TransferMode::UnreliableOrdered => PacketKind::AlwaysUnreliable { sequenced: true },
         };
-        if let Some(peer) = self.shards.host_mut(k).get_peer_mut(pid) {
+        if let Some(peer) = self.shards.peer_mut(index) {
             // A full queue or a peer going away: ENet drops the packet, as the engine does.
             let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
-            self.shards.queued(k);
+            self.shards.queued(index);
         }
     }
 
     /// Starts a graceful disconnect; the peer is forgotten at once.
     pub(crate) fn disconnect(&mut self, id: i32) {
-        if let Some((k, pid)) = self.by_godot.remove(&id) {
-            *self.godot_id(k, pid) = 0;
-            if let Some(peer) = self.shards.host_mut(k).get_peer_mut(pid) {
+        if let Some(index) = self.ids.remove(id) {
+            if let Some(peer) = self.shards.peer_mut(index) {
                 peer.disconnect(0);
-                self.shards.queued(k);
-            }
-        }
-    }
-
-    /// Drops a peer at once (the engine's reset for a refused id).
-    pub(crate) fn reset(&mut self, id: i32) {
-        if let Some((k, pid)) = self.by_godot.remove(&id) {
-            *self.godot_id(k, pid) = 0;
-            if let Some(peer) = self.shards.host_mut(k).get_peer_mut(pid) {
-                peer.reset();
+                self.shards.queued(index);
             }
         }
     }
@@ -265,5 +154,91 @@ impl EnetLink {
     /// Sends what is queued, and what `service` held, merged per peer.
     pub(crate) fn flush(&mut self) {
         self.shards.flush();
+    }
+}
+
+/// Godot ids and ENet peers, both ways.
+struct Ids {
+    /// Godot id by the peer's index (0: none; Godot ids are 1 or more), one entry more than
+    /// there are slots (see [`Ids::at`]).
+    by_enet: Vec<i32>,
+    by_godot: HashMap<i32, usize>,
+}
+
+impl Ids {
+    /// The Godot id of the peer at `index` (0: none). ENet names only peers below its
+    /// hosts' limits, which have entries; the entry past them stands in for any other
+    /// rather than a panic.
+    fn at(&mut self, index: usize) -> &mut i32 {
+        let last = self.by_enet.len() - 1;
+        &mut self.by_enet[index.min(last)]
+    }
+
+    fn insert(&mut self, id: i32, index: usize) {
+        *self.at(index) = id;
+        self.by_godot.insert(id, index);
+    }
+
+    /// Forgets `id`; its peer's index.
+    fn remove(&mut self, id: i32) -> Option<usize> {
+        let index = self.by_godot.remove(&id)?;
+        *self.at(index) = 0;
+        Some(index)
+    }
+}
+
+/// Tells `on` what an ENet event means for the session, keeping `ids` in step.
+fn dispatch(
+    ids: &mut Ids,
+    is_server: bool,
+    max_packet: usize,
+    index: usize,
+    event: Event<'_, Udp>,
+    on: &mut impl FnMut(EnetEvent<'_>) -> bool,
+) {
+    match event {
+        Event::Connect { peer, data } => {
+            if !is_server {
+                on(EnetEvent::Connected(1));
+                return;
+            }
+            // The engine resets a peer whose id is below 2 or taken.
+            let id = data as i32;
+            if id < 2 || ids.by_godot.contains_key(&id) {
+                peer.reset();
+                return;
+            }
+            ids.insert(id, index);
+            if !on(EnetEvent::Connected(id)) {
+                ids.remove(id);
+                peer.reset();
+            }
+        }
+        Event::Receive {
+            channel_id, packet, ..
+        } => {
+            let from = *ids.at(index);
+            if from == 0 {
+                return;
+            }
+            let data = packet.data();
+            if data.is_empty() || data.len() > max_packet {
+                return;
+            }
+            let (channel, mode) = from_enet_channel(channel_id);
+            on(EnetEvent::Packet {
+                from,
+                channel,
+                mode,
+                data,
+            });
+        }
+        Event::Disconnect { .. } => {
+            let id = std::mem::take(ids.at(index));
+            if id != 0 {
+                ids.by_godot.remove(&id);
+                on(EnetEvent::Disconnected(id));
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! (`examples/multiplayer_bare`) runs on it too.
 
 use super::udp::{transient, Udp, HEADER_PEER_ID};
-use rusty_enet::{Host, HostSettings, PeerID, PeerState, MTU_MAX};
+use rusty_enet::{Event, Host, HostSettings, Peer, PeerID, PeerState, MTU_MAX};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
@@ -30,6 +30,14 @@ use tokio::net::UdpSocket;
 /// call (hosts of 16 measured no faster: benches/RESULTS.md, issue 26); 1,000 peers are
 /// 16 hosts.
 pub(crate) const SHARD_PEERS: usize = 64;
+
+/// Datagrams read in one turn, drained or not: when datagrams come faster than the host
+/// answers them (a starved core), reading until the socket drained never ended, so the
+/// WebSocket side, the answers and the timers never got their turn; the session's answers
+/// piled up (the soak reached 900 MB and 8,000 sockets in CLOSE-WAIT: benches/RESULTS.md,
+/// issue 26). The host's loop comes back at once while the socket is readable. (Eight of
+/// ENet's own receive passes, 256 datagrams each.)
+pub(crate) const READ_PER_TURN: usize = 8 * 256;
 
 /// How often the routes are read back from the peers' states.
 const SWEEP_EVERY: Duration = Duration::from_secs(1);
@@ -125,35 +133,27 @@ impl Shards {
         self.peer_limit
     }
 
-    /// A number for `peer` of host `k`, below [`Shards::peer_limit`], one per slot.
-    pub(crate) fn index(&self, k: usize, peer: PeerID) -> usize {
+    /// A number for `peer` of host `k`, below [`Shards::peer_limit`], one per slot: how
+    /// [`Shards::run`] names a peer, and [`Shards::peer_mut`] finds it.
+    fn index(&self, k: usize, peer: PeerID) -> usize {
         k * self.per_host + peer.0
     }
 
-    /// How many hosts there are.
-    pub(crate) fn len(&self) -> usize {
-        self.hosts.len()
-    }
-
-    pub(crate) fn host_mut(&mut self, k: usize) -> &mut Host<Udp> {
-        &mut self.hosts[k]
-    }
-
     /// Starts a connection to `addr` from the first host (a client has one host of one
-    /// slot), routing `addr`'s datagrams to it.
+    /// slot), routing `addr`'s datagrams to it. The peer's index.
     pub(crate) fn connect(
         &mut self,
         addr: SocketAddr,
         channels: usize,
         data: u32,
-    ) -> io::Result<PeerID> {
+    ) -> io::Result<usize> {
         let peer = self.hosts[0]
             .connect(addr, channels, data)
             .map_err(|_| io::Error::other("no ENet peer slot"))?;
         let id = peer.id();
         self.route.insert(addr, 0);
         self.routed[0] += 1;
-        Ok(id)
+        Ok(self.index(0, id))
     }
 
     /// The host for a datagram from `from` whose header word is `header`: the one holding
@@ -182,7 +182,7 @@ impl Shards {
 
     /// Reads up to `max` datagrams into their hosts' inboxes. Whether the socket is
     /// drained.
-    pub(crate) fn read(&mut self, max: usize) -> io::Result<bool> {
+    fn read(&mut self, max: usize) -> io::Result<bool> {
         for _ in 0..max {
             let (n, from) = match self.socket.try_recv_from(&mut self.buf[..]) {
                 Ok(got) => got,
@@ -203,14 +203,65 @@ impl Shards {
         Ok(false)
     }
 
-    /// Whether host `k` was delivered a datagram since this was last asked.
-    pub(crate) fn take_touched(&mut self, k: usize) -> bool {
-        std::mem::take(&mut self.touched[k])
+    /// One turn: reads up to [`READ_PER_TURN`] datagrams, then runs each host a datagram
+    /// came for, or with `all` every host (ENet runs its timers only inside `service`),
+    /// until it has given ENet everything it was delivered. Each event goes to `on` with
+    /// its peer's [`Shards::index`] as it happens (packets borrowed from ENet, no copy);
+    /// `on` says whether it queued something on that peer, for [`Shards::flush`]. Whether
+    /// there was any event.
+    ///
+    /// A `service` reads the host's delivered datagrams (up to 256) and queues their
+    /// packets, which `check_events` (no I/O) then drains. What ENet sends meanwhile
+    /// (acknowledgements, pings, retransmissions) is held by the hosts' sockets until
+    /// [`Shards::flush`] or [`Shards::send_held`].
+    pub(crate) fn run(
+        &mut self,
+        all: bool,
+        mut on: impl FnMut(usize, Event<'_, Udp>) -> bool,
+    ) -> io::Result<bool> {
+        self.read(READ_PER_TURN)?;
+        let mut any = false;
+        for (k, host) in self.hosts.iter_mut().enumerate() {
+            if !(std::mem::take(&mut self.touched[k]) || all) {
+                continue;
+            }
+            let base = k * self.per_host;
+            let mut queued = false;
+            let mut give = |event: Event<'_, Udp>| {
+                let index = base + peer_of(&event).0;
+                queued |= on(index, event);
+            };
+            loop {
+                // A `service` that returns nothing has read at least one datagram, if any
+                // was left; one that returns an event may not have (a peer's timeout comes
+                // first), so the loop asks the inbox.
+                if let Some(event) = host.service()? {
+                    any = true;
+                    give(event);
+                    while let Some(event) = host.check_events() {
+                        give(event);
+                    }
+                }
+                if host.socket().inbox_is_empty() {
+                    break;
+                }
+            }
+            self.queued[k] |= queued;
+        }
+        Ok(any)
     }
 
-    /// Notes that a packet or disconnect was queued on host `k`, for [`Shards::flush`].
-    pub(crate) fn queued(&mut self, k: usize) {
-        self.queued[k] = true;
+    /// The peer at `index` ([`Shards::index`]), if there is one.
+    pub(crate) fn peer_mut(&mut self, index: usize) -> Option<&mut Peer<Udp>> {
+        let host = self.hosts.get_mut(index / self.per_host)?;
+        host.get_peer_mut(PeerID(index % self.per_host))
+    }
+
+    /// Notes that something was queued on the peer at `index`, for [`Shards::flush`].
+    pub(crate) fn queued(&mut self, index: usize) {
+        if let Some(q) = self.queued.get_mut(index / self.per_host) {
+            *q = true;
+        }
     }
 
     /// Sends what is queued on every host (a flush is a pass over the host's slots: only
@@ -261,10 +312,19 @@ impl Shards {
     }
 }
 
+/// The peer an event is about.
+fn peer_of(event: &Event<'_, Udp>) -> PeerID {
+    match event {
+        Event::Connect { peer, .. }
+        | Event::Disconnect { peer, .. }
+        | Event::Receive { peer, .. } => peer.id(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rusty_enet::{Event, Packet};
+    use rusty_enet::Packet;
 
     /// A client host of one slot, connecting to `server`.
     fn client(server: SocketAddr) -> Host<std::net::UdpSocket> {
@@ -280,34 +340,26 @@ mod tests {
     }
 
     /// One turn of a server that echoes every packet: the hosts that connected a peer
-    /// and the packets echoed, in order.
+    /// (from the peers' indexes) and the packets echoed, in order.
     async fn turn(shards: &mut Shards) -> (Vec<usize>, Vec<Vec<u8>>) {
         let wait = Duration::from_millis(5);
         let _ = tokio::time::timeout(wait, shards.socket.readable()).await;
-        shards.read(256).unwrap();
+        let per_host = shards.per_host;
         let (mut connected, mut echoed) = (Vec::new(), Vec::new());
-        for k in 0..shards.len() {
-            shards.take_touched(k);
-            loop {
-                let host = shards.host_mut(k);
-                let mut event = host.service().unwrap();
-                while let Some(e) = event {
-                    match e {
-                        Event::Connect { .. } => connected.push(k),
-                        Event::Receive { peer, packet, .. } => {
-                            echoed.push(packet.data().to_vec());
-                            peer.send(0, &packet).unwrap();
-                        }
-                        Event::Disconnect { .. } => {}
-                    }
-                    event = host.check_events();
+        shards
+            .run(true, |index, e| match e {
+                Event::Connect { .. } => {
+                    connected.push(index / per_host);
+                    false
                 }
-                if host.socket().inbox_is_empty() {
-                    break;
+                Event::Receive { peer, packet, .. } => {
+                    echoed.push(packet.data().to_vec());
+                    peer.send(0, &packet).unwrap();
+                    true
                 }
-            }
-            shards.queued(k);
-        }
+                Event::Disconnect { .. } => false,
+            })
+            .unwrap();
         shards.flush();
         (connected, echoed)
     }
@@ -354,7 +406,7 @@ mod tests {
         connected.sort();
         // Hosts of 2, 2 and 1 slots, made as they filled; the sixth client found no slot.
         assert_eq!(connected, [0, 0, 1, 1, 2]);
-        assert_eq!(shards.len(), 3);
+        assert_eq!(shards.hosts.len(), 3);
         let up: Vec<usize> = (0..clients.len())
             .filter(|&i| clients[i].peer(PeerID(0)).connected())
             .collect();
@@ -401,7 +453,7 @@ mod tests {
             !second[0].peer(PeerID(0)).connected(),
             "one slot, still held"
         );
-        shards.host_mut(0).peer_mut(PeerID(0)).reset();
+        shards.peer_mut(0).unwrap().reset();
         // The route stays until the sweep reads the peer's state back.
         assert_eq!(shards.routed[0], 1);
         shards.tidy(Instant::now() + SWEEP_EVERY);
