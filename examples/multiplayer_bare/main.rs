@@ -1,5 +1,6 @@
 //! The bare transport: an echo server of SceneMultiplayer's packets on the same transport
-//! libraries as `net::Host` (tokio-tungstenite, rusty_enet), with no session in between.
+//! code as `net::Host` (its WebSocket framing, `net/wslink.rs`, on tokio; rusty_enet), with
+//! no session in between.
 //! It is the limit the load run holds the SceneMultiplayer server to
 //! (`benches/multiplayer_load.sh`): whatever the Rust server spends per call beyond this
 //! is SceneMultiplayer's.
@@ -32,21 +33,22 @@ mod shards;
 #[path = "../../src/multiplayer/net/udp.rs"]
 #[allow(dead_code)]
 mod udp;
+// The same WebSocket connections as `net::Host`'s: the upgrade, the framing, one read and
+// one write buffer per connection.
+#[path = "../../src/multiplayer/net/wslink.rs"]
+#[allow(dead_code)]
+mod wslink;
 
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use ready::Ready;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Message};
-use tokio_tungstenite::WebSocketStream;
+use wslink::{Link, Turn};
 
 fn usage() -> ! {
     eprintln!(
@@ -91,25 +93,48 @@ fn main() -> io::Result<()> {
     })
 }
 
-/// The WebSocket upgrade and the 4-byte id message a Godot client waits for.
-async fn handshake(tcp: TcpStream, id: i32) -> Option<WebSocketStream<TcpStream>> {
-    let _ = tcp.set_nodelay(true);
-    // The read buffer `net::Host` uses: tungstenite zero-fills its free capacity before
-    // every read, and the default 128 KiB costs more than a small packet's read.
-    // The read buffer of `net::Host`'s connections (`READ_BUFFER` in net/ws.rs).
-    let config = WebSocketConfig::default().read_buffer_size(1536);
-    let accept = tokio_tungstenite::accept_async_with_config(tcp, Some(config));
-    let mut ws = tokio::time::timeout(Duration::from_secs(3), accept)
+/// The WebSocket upgrade and the 4-byte id message a Godot client waits for, within the
+/// engine's 3 s.
+async fn handshake(tcp: TcpStream, id: i32) -> Option<Link> {
+    let hello = id.to_le_bytes();
+    let accept = wslink::accept(tcp, &hello, 1 << 20);
+    tokio::time::timeout(Duration::from_secs(3), accept)
         .await
         .ok()?
-        .ok()?;
-    let hello = Message::Binary(Bytes::copy_from_slice(&id.to_le_bytes()));
-    ws.send(hello).await.ok()?;
-    Some(ws)
+        .ok()
 }
 
-/// One task per connection: read a message, write it back, flush when nothing more is
-/// ready to read.
+/// How many messages a connection hands in before the others get their turn (as
+/// `net::Host`'s `READS_PER_POLL`).
+const READS_PER_POLL: usize = 64;
+
+/// One turn of a connection: read what it has, queue each message back, write the echoes
+/// (a write that cannot finish now wakes `cx` when it can). `Turn::More` when it should be
+/// polled again after the others, `Turn::Closed` when the connection is over.
+fn echo_turn(link: &mut Link, echoes: &mut Vec<u8>, cx: &mut Context<'_>) -> Turn {
+    // A message is borrowed from the link's read buffer while `on` runs, and the link's
+    // write buffer is the link's too: the echoes wait in `echoes` (length-prefixed).
+    echoes.clear();
+    let turn = link.poll_messages(cx, READS_PER_POLL, |m| {
+        echoes.extend_from_slice(&(m.len() as u32).to_le_bytes());
+        echoes.extend_from_slice(m);
+    });
+    let mut rest = &echoes[..];
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let (m, tail) = tail.split_at(u32::from_le_bytes(*len) as usize);
+        link.queue(m);
+        rest = tail;
+    }
+    if turn == Turn::Closed {
+        return turn;
+    }
+    match link.poll_flush(cx) {
+        Poll::Ready(Err(_)) => Turn::Closed,
+        _ => turn,
+    }
+}
+
+/// One task per connection.
 async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
     let mut next_id = 2;
     loop {
@@ -117,24 +142,25 @@ async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
         next_id += 1;
         let id = next_id;
         tokio::spawn(async move {
-            let Some(mut ws) = handshake(tcp, id).await else {
+            let Some(mut link) = handshake(tcp, id).await else {
                 return;
             };
-            while let Some(Ok(m)) = ws.next().await {
-                if !matches!(m, Message::Binary(_)) || ws.feed(m).await.is_err() {
-                    continue;
+            let mut echoes = Vec::new();
+            std::future::poll_fn(|cx| loop {
+                match echo_turn(&mut link, &mut echoes, cx) {
+                    Turn::More => continue,
+                    Turn::Drained => return Poll::Pending,
+                    Turn::Closed => return Poll::Ready(()),
                 }
-                if ws.flush().await.is_err() {
-                    return;
-                }
-            }
+            })
+            .await
         });
     }
 }
 
 /// One task for every connection: the listener's task hands each upgraded socket over;
 /// this task polls only the sockets whose wakers fired, reads every message each has,
-/// queues the echoes and flushes each socket once per poll.
+/// queues the echoes and writes each socket once per poll.
 async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
@@ -143,60 +169,40 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
             next_id += 1;
             let (tx, id) = (tx.clone(), next_id);
             tokio::spawn(async move {
-                if let Some(ws) = handshake(tcp, id).await {
-                    let _ = tx.send(ws);
+                if let Some(link) = handshake(tcp, id).await {
+                    let _ = tx.send(link);
                 }
             });
         }
     });
-    let mut conns: Vec<Option<WebSocketStream<TcpStream>>> = Vec::new();
+    let mut conns: Vec<Option<Link>> = Vec::new();
     let mut free: Vec<usize> = Vec::new();
     let mut ready = Ready::default();
     let mut woken = Vec::new();
+    let mut echoes = Vec::new();
     std::future::poll_fn(|cx| {
-        while let Poll::Ready(Some(ws)) = rx.poll_recv(cx) {
+        while let Poll::Ready(Some(link)) = rx.poll_recv(cx) {
             let slot = free.pop().unwrap_or_else(|| {
                 conns.push(None);
                 conns.len() - 1
             });
-            conns[slot] = Some(ws);
+            conns[slot] = Some(link);
             ready.wake(slot);
         }
         ready.take(&mut woken, cx.waker());
         for &slot in &woken {
-            let Some(ws) = conns[slot].as_mut() else {
+            let Some(link) = conns[slot].as_mut() else {
                 continue;
             };
-            let mut scx = Context::from_waker(ready.waker(slot));
-            let mut fed = false;
-            let mut gone = false;
-            loop {
-                match Pin::new(&mut *ws).poll_next(&mut scx) {
-                    Poll::Ready(Some(Ok(m @ Message::Binary(_)))) => {
-                        if Pin::new(&mut *ws).start_send(m).is_err() {
-                            gone = true;
-                            break;
-                        }
-                        fed = true;
-                    }
-                    Poll::Ready(Some(Ok(_))) => {}
-                    Poll::Ready(Some(Err(_)) | None) => {
-                        gone = true;
-                        break;
-                    }
-                    Poll::Pending => break,
+            let waker = ready.waker(slot);
+            match echo_turn(link, &mut echoes, &mut Context::from_waker(waker)) {
+                Turn::Drained => {}
+                Turn::More => waker.wake_by_ref(),
+                Turn::Closed => {
+                    conns[slot] = None;
+                    ready.remove(slot);
+                    free.push(slot);
                 }
-            }
-            // A flush that cannot finish now wakes this slot again when it can.
-            if !gone && fed {
-                if let Poll::Ready(Err(_)) = Pin::new(&mut *ws).poll_flush(&mut scx) {
-                    gone = true;
-                }
-            }
-            if gone {
-                conns[slot] = None;
-                ready.remove(slot);
-                free.push(slot);
             }
         }
         Poll::<io::Result<()>>::Pending

@@ -21,6 +21,8 @@ mod shards;
 mod udp;
 #[cfg(feature = "multiplayer-websocket")]
 mod ws;
+#[cfg(feature = "multiplayer-websocket")]
+mod wslink;
 
 pub use host::{Host, HostBuilder};
 pub use peer::{Peer, PeerBuilder};

@@ -1,35 +1,27 @@
-//! WebSocket links on tokio-tungstenite, as `WebSocketMultiplayerPeer` expects them: the
-//! server answers the upgrade with a single-token `Connection: Upgrade`, no subprotocol and
-//! no extension, then sends the client's id as one 4-byte binary message; every packet is
-//! one binary message.
+//! WebSocket links, as `WebSocketMultiplayerPeer` expects them: the server answers the
+//! upgrade with a single-token `Connection: Upgrade`, no subprotocol and no extension, then
+//! sends the client's id as one 4-byte binary message; every packet is one binary message.
+//! The server's connections are framed by [`wslink`](super::wslink); the client
+//! ([`connect`]) runs on tokio-tungstenite.
 
 use super::random_id;
 use super::ready::Ready;
+use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
 use crate::multiplayer::error::{Error, Result};
 use futures_util::stream::FuturesUnordered;
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use futures_util::StreamExt;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Bytes, Message};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
 /// The engine's `handshake_timeout`: TCP accept to open socket (and id) within 3 s.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// tungstenite's read buffer per connection. Its default, 128 KiB, is zero-filled up to
-/// its free capacity before every read: for packets of a few bytes that memset cost more
-/// than the read itself, and a thousand connections held 128 MB of it. At 4 KiB the
-/// memset was still 5% of the server's CPU at 1,000 bots (benches/RESULTS.md, issue 26);
-/// 1,536 bytes holds a packet of the engine's largest replication size (1,350) in one
-/// read. Longer messages still arrive whole; they take more reads.
-/// `examples/multiplayer_bare` uses the same size.
-const READ_BUFFER: usize = 1536;
 
 /// How many messages one connection may hand in per poll before the others get their turn.
 const READS_PER_POLL: usize = 64;
@@ -41,32 +33,28 @@ const READS_PER_POLL: usize = 64;
 /// clients long gone, and their 3 s timeouts never started (benches/RESULTS.md, issue 26).
 const MAX_HANDSHAKES: usize = 128;
 
+/// The client's tungstenite settings: the server's read buffer size (tungstenite
+/// zero-fills its free capacity before every read, so a small one is cheaper), and the
+/// largest message taken.
 pub(crate) fn config(max_message: usize) -> WebSocketConfig {
     WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
+        .read_buffer_size(wslink::READ_BUFFER)
         .max_message_size(Some(max_message))
         .max_frame_size(Some(max_message))
 }
 
 /// A connection being upgraded: the WebSocket handshake, then the id message.
-type Handshake = Pin<Box<dyn Future<Output = Option<(WebSocketStream<TcpStream>, i32)>> + Send>>;
+type Handshake = Pin<Box<dyn Future<Output = Option<(Link, i32)>> + Send>>;
 
 fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
     // The engine's 3 s run from the accept, not from the future's first poll.
     let deadline = tokio::time::Instant::now() + HANDSHAKE_TIMEOUT;
     Box::pin(async move {
-        let _ = tcp.set_nodelay(true);
-        let open = async {
-            let mut ws =
-                tokio_tungstenite::accept_async_with_config(tcp, Some(config(max_message)))
-                    .await
-                    .ok()?;
-            let id = random_id();
-            let hello = Message::Binary(Bytes::copy_from_slice(&id.to_le_bytes()));
-            ws.send(hello).await.ok()?;
-            Some((ws, id))
-        };
-        tokio::time::timeout_at(deadline, open).await.ok()?
+        let id = random_id();
+        let hello = id.to_le_bytes();
+        let open = wslink::accept(tcp, &hello, max_message);
+        let link = tokio::time::timeout_at(deadline, open).await.ok()?.ok()?;
+        Some((link, id))
     })
 }
 
@@ -81,7 +69,7 @@ pub(crate) enum WsEvent<'a> {
 }
 
 struct Conn {
-    ws: WebSocketStream<TcpStream>,
+    link: Link,
     id: i32,
     /// Messages queued since the last completed flush.
     unflushed: usize,
@@ -178,39 +166,32 @@ impl WsServer {
             let mut scx = Context::from_waker(waker);
             let mut closed = false;
             // A flush that could not finish: the socket woke because it can take more.
-            if c.unflushed > 0 {
-                match Pin::new(&mut c.ws).poll_flush(&mut scx) {
+            if c.link.has_unwritten() {
+                match c.link.poll_flush(&mut scx) {
                     Poll::Ready(Ok(())) => c.unflushed = 0,
                     Poll::Ready(Err(_)) => closed = true,
                     Poll::Pending => {}
                 }
             }
-            let mut reads = 0;
-            while !closed {
-                if reads == READS_PER_POLL {
+            if !closed {
+                let id = c.id;
+                // The engine takes text messages as packets too.
+                let turn = c.link.poll_messages(&mut scx, READS_PER_POLL, |data| {
+                    if !data.is_empty() {
+                        on(WsEvent::Packet(id, data));
+                        any = true;
+                    }
+                });
+                match turn {
+                    Turn::Drained => {}
                     // More may be waiting: come back after the others.
-                    waker.wake_by_ref();
-                    break;
+                    Turn::More => waker.wake_by_ref(),
+                    Turn::Closed => closed = true,
                 }
-                reads += 1;
-                match Pin::new(&mut c.ws).poll_next(&mut scx) {
-                    Poll::Ready(Some(Ok(Message::Binary(b)))) => {
-                        if !b.is_empty() {
-                            on(WsEvent::Packet(c.id, &b));
-                            any = true;
-                        }
-                    }
-                    // The engine takes text frames as packets too.
-                    Poll::Ready(Some(Ok(Message::Text(t)))) => {
-                        if !t.is_empty() {
-                            on(WsEvent::Packet(c.id, t.as_bytes()));
-                            any = true;
-                        }
-                    }
-                    Poll::Ready(Some(Ok(Message::Close(_)) | Err(_)) | None) => closed = true,
-                    // Pings are answered by tungstenite itself.
-                    Poll::Ready(Some(Ok(_))) => {}
-                    Poll::Pending => break,
+                // Pongs to write.
+                if !closed && c.link.has_unwritten() && !c.dirty {
+                    c.dirty = true;
+                    self.dirty.push(slot);
                 }
             }
             if closed {
@@ -233,7 +214,7 @@ impl WsServer {
     ) -> bool {
         let mut any = false;
         while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
-            let Some((ws, id)) = done else { continue };
+            let Some((link, id)) = done else { continue };
             // A random id already taken (1 in 2^31 per client): drop the newcomer.
             if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
                 continue;
@@ -244,7 +225,7 @@ impl WsServer {
                 self.conns.len() - 1
             });
             self.conns[slot] = Some(Conn {
-                ws,
+                link,
                 id,
                 unflushed: 0,
                 dirty: false,
@@ -277,14 +258,7 @@ impl WsServer {
             self.close(id);
             return false;
         }
-        if Pin::new(&mut c.ws)
-            .start_send(Message::Binary(data.into()))
-            .is_err()
-        {
-            self.remove(slot);
-            self.gone.push(id);
-            return true;
-        }
+        c.link.queue(&data);
         c.unflushed += 1;
         if !c.dirty {
             c.dirty = true;
@@ -303,7 +277,7 @@ impl WsServer {
             };
             c.dirty = false;
             let mut scx = Context::from_waker(self.ready.waker(slot));
-            match Pin::new(&mut c.ws).poll_flush(&mut scx) {
+            match c.link.poll_flush(&mut scx) {
                 Poll::Ready(Ok(())) => c.unflushed = 0,
                 Poll::Ready(Err(_)) => {
                     let id = c.id;
@@ -324,18 +298,16 @@ impl WsServer {
             return false;
         };
         if let Some(mut c) = self.remove(slot) {
-            let frame = CloseFrame {
-                code: CloseCode::Normal,
-                reason: "".into(),
-            };
             let mut cx = Context::from_waker(Waker::noop());
-            let mut ws = Pin::new(&mut c.ws);
-            if ws.as_mut().start_send(Message::Close(Some(frame))).is_ok() {
-                let _ = ws.as_mut().poll_flush(&mut cx);
-            }
+            c.link.queue_close(CLOSE_NORMAL);
+            let _ = c.link.poll_flush(&mut cx);
             // Read what the client sent meanwhile, so that closing the socket sends a FIN
             // rather than a reset that could discard our last packets at the client.
-            while let Poll::Ready(Some(Ok(_))) = ws.as_mut().poll_next(&mut cx) {}
+            for _ in 0..16 {
+                if c.link.poll_messages(&mut cx, READS_PER_POLL, |_| {}) != Turn::More {
+                    break;
+                }
+            }
         }
         true
     }
