@@ -104,9 +104,9 @@ async fn handshake(tcp: TcpStream, id: i32) -> Option<Link> {
         .ok()
 }
 
-/// How many messages a connection hands in before the others get their turn (as
-/// `net::Host`'s `READS_PER_POLL`).
-const READS_PER_POLL: usize = 64;
+/// How many frames a connection hands in before the others get their turn (as
+/// `net::Host`'s `FRAMES_PER_POLL`).
+const FRAMES_PER_POLL: usize = 64;
 
 /// One turn of a connection: read what it has, queue each message back, write the echoes
 /// (a write that cannot finish now wakes `cx` when it can). `Turn::More` when it should be
@@ -115,7 +115,7 @@ fn echo_turn(link: &mut Link, echoes: &mut Vec<u8>, cx: &mut Context<'_>) -> Tur
     // A message is borrowed from the link's read buffer while `on` runs, and the link's
     // write buffer is the link's too: the echoes wait in `echoes` (length-prefixed).
     echoes.clear();
-    let turn = link.poll_messages(cx, READS_PER_POLL, |m| {
+    let turn = link.poll_messages(cx, FRAMES_PER_POLL, |m| {
         echoes.extend_from_slice(&(m.len() as u32).to_le_bytes());
         echoes.extend_from_slice(m);
     });

@@ -23,8 +23,8 @@ use tokio_tungstenite::WebSocketStream;
 /// The engine's `handshake_timeout`: TCP accept to open socket (and id) within 3 s.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// How many messages one connection may hand in per poll before the others get their turn.
-const READS_PER_POLL: usize = 64;
+/// How many frames one connection may hand in per poll before the others get their turn.
+const FRAMES_PER_POLL: usize = 64;
 
 /// How many accepted connections may be in their handshake at once; more wait in the
 /// listener's backlog. Without a bound, a server short of CPU accepted faster than it
@@ -176,7 +176,7 @@ impl WsServer {
             if !closed {
                 let id = c.id;
                 // The engine takes text messages as packets too.
-                let turn = c.link.poll_messages(&mut scx, READS_PER_POLL, |data| {
+                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data| {
                     if !data.is_empty() {
                         on(WsEvent::Packet(id, data));
                         any = true;
@@ -304,7 +304,7 @@ impl WsServer {
             // Read what the client sent meanwhile, so that closing the socket sends a FIN
             // rather than a reset that could discard our last packets at the client.
             for _ in 0..16 {
-                if c.link.poll_messages(&mut cx, READS_PER_POLL, |_| {}) != Turn::More {
+                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_| {}) != Turn::More {
                     break;
                 }
             }

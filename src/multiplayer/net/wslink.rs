@@ -122,11 +122,12 @@ fn parse(buf: &mut [u8], max: usize) -> Result<Parsed, FrameError> {
     if len > max as u64 {
         return Err(FrameError::TooBig);
     }
-    // `len <= max`, a usize: neither this nor the sum overflows.
+    // `len <= max`, a usize; the sum is checked for a limit near `usize::MAX`.
     let len = len as usize;
-    let start = mask_at + 4;
-    let Some(frame) = buf.get_mut(mask_at..start + len) else {
-        return Ok(Parsed::Need(start + len));
+    let start: usize = mask_at + 4;
+    let end = start.checked_add(len).ok_or(FrameError::TooBig)?;
+    let Some(frame) = buf.get_mut(mask_at..end) else {
+        return Ok(Parsed::Need(end));
     };
     let (mask, payload) = frame.split_at_mut(4);
     unmask(payload, [mask[0], mask[1], mask[2], mask[3]]);
@@ -177,7 +178,7 @@ fn put_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
 pub(crate) enum Turn {
     /// Everything the socket had was read; the waker is registered for more.
     Drained,
-    /// The budget of messages was spent; more may be waiting.
+    /// The budget of frames was spent; more may be waiting.
     More,
     /// The connection is over: closed by the client, refused, or failed.
     Closed,
@@ -204,7 +205,7 @@ pub(crate) struct Link {
 impl Link {
     /// Reads the messages the client sent, handing each text or binary message (whole,
     /// reassembled from its fragments) to `on`, until the socket has no more (registering
-    /// `cx`), `budget` messages and pings were taken, or the connection ends. Pings are
+    /// `cx`), `budget` frames were taken, or the connection ends. Pings are
     /// answered (the pong goes with the next flush), a close is answered and ends the
     /// connection, as does a frame RFC 6455 refuses or a message over the size limit.
     pub(crate) fn poll_messages(
@@ -213,9 +214,9 @@ impl Link {
         budget: usize,
         mut on: impl FnMut(&[u8]),
     ) -> Turn {
-        let mut handed = 0;
+        let mut taken = 0;
         loop {
-            while handed < budget {
+            while taken < budget {
                 let frame = match parse(&mut self.buf[self.start..self.end], self.max_message) {
                     Ok(Parsed::Frame(f)) => f,
                     Ok(Parsed::Need(n)) => {
@@ -227,11 +228,13 @@ impl Link {
                 };
                 let payload = self.start + frame.start..self.start + frame.start + frame.len;
                 self.start = payload.end;
+                // Every frame counts, so that a flood of pings, pongs or fragments yields
+                // to the other connections too.
+                taken += 1;
                 match frame.opcode {
                     TEXT | BINARY if !self.fragmented => {
                         if frame.fin {
                             on(&self.buf[payload]);
-                            handed += 1;
                         } else {
                             self.message.clear();
                             self.message.extend_from_slice(&self.buf[payload]);
@@ -239,13 +242,12 @@ impl Link {
                         }
                     }
                     CONTINUATION if self.fragmented => {
-                        if self.message.len() + frame.len > self.max_message {
+                        if self.message.len().saturating_add(frame.len) > self.max_message {
                             return self.fail(cx, CLOSE_TOO_BIG);
                         }
                         self.message.extend_from_slice(&self.buf[payload]);
                         if frame.fin {
                             on(&self.message);
-                            handed += 1;
                             self.fragmented = false;
                             self.message = Vec::new();
                         }
@@ -255,8 +257,6 @@ impl Link {
                             return self.fail(cx, CLOSE_POLICY);
                         }
                         put_frame(&mut self.out, PONG, &self.buf[payload]);
-                        // Counted, so that a flood of pings yields to the others too.
-                        handed += 1;
                     }
                     PONG => {}
                     CLOSE => {
@@ -273,7 +273,7 @@ impl Link {
                     _ => return self.fail(cx, CLOSE_PROTOCOL),
                 }
             }
-            if handed == budget {
+            if taken == budget {
                 return Turn::More;
             }
             let mut read = ReadBuf::new(&mut self.buf[self.end..]);
@@ -538,6 +538,11 @@ mod tests {
         assert_eq!(parse(&mut huge, 1 << 20), Err(FrameError::TooBig));
         let mut over = client_frame(true, BINARY, &[0; 101], mask);
         assert_eq!(parse(&mut over, 100), Err(FrameError::TooBig));
+        // With no limit at all, a length whose end does not fit a usize.
+        let mut endless = vec![0x82, 0x80 | 127];
+        endless.extend_from_slice(&u64::MAX.to_be_bytes());
+        endless.extend_from_slice(&mask);
+        assert_eq!(parse(&mut endless, usize::MAX), Err(FrameError::TooBig));
     }
 
     #[test]
@@ -735,6 +740,42 @@ mod tests {
         );
         let got = server.await.unwrap();
         assert_eq!(got, [b"early".to_vec(), b"abcdef".to_vec()]);
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_control_frames_yields_to_the_other_connections() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::spawn(async move {
+            let (mut tcp, _) = upgrade(addr, &[]).await;
+            read_frame(&mut tcp).await;
+            let mut flood = Vec::new();
+            for _ in 0..10 {
+                flood.extend(client_frame(true, PONG, b"", [1, 2, 3, 4]));
+            }
+            flood.extend(client_frame(true, BINARY, b"m", [1, 2, 3, 4]));
+            tcp.write_all(&flood).await.unwrap();
+            tcp
+        });
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut link = accept(tcp, &[7, 0, 0, 0], 100).await.unwrap();
+        let _tcp = client.await.unwrap();
+        let (mut turns, mut got) = (Vec::new(), Vec::new());
+        std::future::poll_fn(|cx| loop {
+            let turn = link.poll_messages(cx, 4, |m| got.push(m.to_vec()));
+            turns.push(turn);
+            if !got.is_empty() {
+                return Poll::Ready(());
+            }
+            if turn != Turn::More {
+                return Poll::Pending;
+            }
+        })
+        .await;
+        // 11 frames at 4 a turn: the message comes in the third.
+        let mores = turns.iter().filter(|&&t| t == Turn::More).count();
+        assert_eq!(mores, 2, "{turns:?}");
+        assert_eq!(got, [b"m".to_vec()]);
     }
 
     #[tokio::test]
