@@ -108,23 +108,12 @@ async fn handshake(tcp: TcpStream, id: i32) -> Option<Link> {
 /// `net::Host`'s `FRAMES_PER_POLL`).
 const FRAMES_PER_POLL: usize = 64;
 
-/// One turn of a connection: read what it has, queue each message back, write the echoes
-/// (a write that cannot finish now wakes `cx` when it can). `Turn::More` when it should be
-/// polled again after the others, `Turn::Closed` when the connection is over.
-fn echo_turn(link: &mut Link, echoes: &mut Vec<u8>, cx: &mut Context<'_>) -> Turn {
-    // A message is borrowed from the link's read buffer while `on` runs, and the link's
-    // write buffer is the link's too: the echoes wait in `echoes` (length-prefixed).
-    echoes.clear();
-    let turn = link.poll_messages(cx, FRAMES_PER_POLL, |m| {
-        echoes.extend_from_slice(&(m.len() as u32).to_le_bytes());
-        echoes.extend_from_slice(m);
-    });
-    let mut rest = &echoes[..];
-    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
-        let (m, tail) = tail.split_at(u32::from_le_bytes(*len) as usize);
-        link.queue(m);
-        rest = tail;
-    }
+/// One turn of a connection: read what it has, queue each message back (into the link's
+/// write buffer, no copy in between), write the echoes (a write that cannot finish now
+/// wakes `cx` when it can). `Turn::More` when it should be polled again after the others,
+/// `Turn::Closed` when the connection is over.
+fn echo_turn(link: &mut Link, cx: &mut Context<'_>) -> Turn {
+    let turn = link.poll_messages(cx, FRAMES_PER_POLL, |m, replies| replies.queue(m));
     if turn == Turn::Closed {
         return turn;
     }
@@ -145,9 +134,8 @@ async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
             let Some(mut link) = handshake(tcp, id).await else {
                 return;
             };
-            let mut echoes = Vec::new();
             std::future::poll_fn(|cx| loop {
-                match echo_turn(&mut link, &mut echoes, cx) {
+                match echo_turn(&mut link, cx) {
                     Turn::More => continue,
                     Turn::Drained => return Poll::Pending,
                     Turn::Closed => return Poll::Ready(()),
@@ -179,7 +167,6 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
     let mut free: Vec<usize> = Vec::new();
     let mut ready = Ready::default();
     let mut woken = Vec::new();
-    let mut echoes = Vec::new();
     std::future::poll_fn(|cx| {
         while let Poll::Ready(Some(link)) = rx.poll_recv(cx) {
             let slot = free.pop().unwrap_or_else(|| {
@@ -195,7 +182,7 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
                 continue;
             };
             let waker = ready.waker(slot);
-            match echo_turn(link, &mut echoes, &mut Context::from_waker(waker)) {
+            match echo_turn(link, &mut Context::from_waker(waker)) {
                 Turn::Drained => {}
                 Turn::More => waker.wake_by_ref(),
                 Turn::Closed => {

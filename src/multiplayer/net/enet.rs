@@ -185,6 +185,15 @@ impl Ids {
         *self.at(index) = 0;
         Some(index)
     }
+
+    /// Forgets the peer at `index`; its id, if it had one.
+    fn remove_at(&mut self, index: usize) -> Option<i32> {
+        let id = std::mem::take(self.at(index));
+        (id != 0).then(|| {
+            self.by_godot.remove(&id);
+            id
+        })
+    }
 }
 
 /// Tells `on` what an ENet event means for the session, keeping `ids` in step.
@@ -234,9 +243,7 @@ fn dispatch(
             });
         }
         Event::Disconnect { .. } => {
-            let id = std::mem::take(ids.at(index));
-            if id != 0 {
-                ids.by_godot.remove(&id);
+            if let Some(id) = ids.remove_at(index) {
                 on(EnetEvent::Disconnected(id));
             }
         }

@@ -176,7 +176,7 @@ impl WsServer {
             if !closed {
                 let id = c.id;
                 // The engine takes text messages as packets too.
-                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data| {
+                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data, _| {
                     if !data.is_empty() {
                         on(WsEvent::Packet(id, data));
                         any = true;
@@ -304,7 +304,7 @@ impl WsServer {
             // Read what the client sent meanwhile, so that closing the socket sends a FIN
             // rather than a reset that could discard our last packets at the client.
             for _ in 0..16 {
-                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_| {}) != Turn::More {
+                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _| {}) != Turn::More {
                     break;
                 }
             }

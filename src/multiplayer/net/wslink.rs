@@ -204,7 +204,8 @@ pub(crate) struct Link {
 
 impl Link {
     /// Reads the messages the client sent, handing each text or binary message (whole,
-    /// reassembled from its fragments) to `on`, until the socket has no more (registering
+    /// reassembled from its fragments) to `on` with the link's [`Replies`] (to answer on
+    /// the same connection without a copy of the message), until the socket has no more (registering
     /// `cx`), `budget` frames were taken, or the connection ends. Pings are
     /// answered (the pong goes with the next flush), a close is answered and ends the
     /// connection, as does a frame RFC 6455 refuses or a message over the size limit.
@@ -212,7 +213,7 @@ impl Link {
         &mut self,
         cx: &mut Context<'_>,
         budget: usize,
-        mut on: impl FnMut(&[u8]),
+        mut on: impl FnMut(&[u8], &mut Replies<'_>),
     ) -> Turn {
         let mut taken = 0;
         loop {
@@ -234,7 +235,7 @@ impl Link {
                 match frame.opcode {
                     TEXT | BINARY if !self.fragmented => {
                         if frame.fin {
-                            on(&self.buf[payload]);
+                            on(&self.buf[payload], &mut Replies(&mut self.out));
                         } else {
                             self.message.clear();
                             self.message.extend_from_slice(&self.buf[payload]);
@@ -247,7 +248,7 @@ impl Link {
                         }
                         self.message.extend_from_slice(&self.buf[payload]);
                         if frame.fin {
-                            on(&self.message);
+                            on(&self.message, &mut Replies(&mut self.out));
                             self.fragmented = false;
                             self.message = Vec::new();
                         }
@@ -321,7 +322,7 @@ impl Link {
 
     /// Queues `payload` as one binary message.
     pub(crate) fn queue(&mut self, payload: &[u8]) {
-        put_frame(&mut self.out, BINARY, payload);
+        Replies(&mut self.out).queue(payload);
     }
 
     /// Queues a close frame with `code` and no reason.
@@ -352,6 +353,16 @@ impl Link {
             self.out.clear();
         }
         Poll::Ready(Ok(()))
+    }
+}
+
+/// A link's write buffer, lent to [`Link::poll_messages`]'s callback.
+pub(crate) struct Replies<'a>(&'a mut Vec<u8>);
+
+impl Replies<'_> {
+    /// Queues `payload` as one binary message (written by the link's next flush).
+    pub(crate) fn queue(&mut self, payload: &[u8]) {
+        put_frame(self.0, BINARY, payload);
     }
 }
 
@@ -598,12 +609,10 @@ mod tests {
     async fn echo(mut link: Link) -> Vec<Vec<u8>> {
         let mut got = Vec::new();
         std::future::poll_fn(|cx| loop {
-            let mut batch = Vec::new();
-            let turn = link.poll_messages(cx, 4, |m| batch.push(m.to_vec()));
-            for m in &batch {
-                link.queue(m);
-            }
-            got.extend(batch);
+            let turn = link.poll_messages(cx, 4, |m, replies| {
+                replies.queue(m);
+                got.push(m.to_vec());
+            });
             let _ = link.poll_flush(cx);
             match turn {
                 Turn::More => continue,
@@ -762,7 +771,7 @@ mod tests {
         let _tcp = client.await.unwrap();
         let (mut turns, mut got) = (Vec::new(), Vec::new());
         std::future::poll_fn(|cx| loop {
-            let turn = link.poll_messages(cx, 4, |m| got.push(m.to_vec()));
+            let turn = link.poll_messages(cx, 4, |m, _| got.push(m.to_vec()));
             turns.push(turn);
             if !got.is_empty() {
                 return Poll::Ready(());
