@@ -3,7 +3,7 @@
 #[cfg(feature = "multiplayer-enet")]
 use super::enet::{EnetEvent, EnetLink};
 #[cfg(feature = "multiplayer-websocket")]
-use super::ws::{WsEvent, WsServer};
+use super::ws::{Queued, WsEvent, WsServer};
 use crate::multiplayer::error::Result;
 use crate::multiplayer::scene::Scene;
 #[cfg(feature = "multiplayer-websocket")]
@@ -236,12 +236,16 @@ impl Host {
             match out {
                 Output::Send(t) => {
                     #[cfg(feature = "multiplayer-websocket")]
-                    if let Some(w) = self.ws.as_mut().filter(|w| w.has(t.to)) {
-                        if !w.send(t.to, t.data) {
-                            // Too slow to keep up: dropped, as the engine's full queue does.
-                            self.server.disconnect_peer(t.to);
+                    if let Some(w) = &mut self.ws {
+                        match w.send(t.to, &t.data) {
+                            Queued::Yes => continue,
+                            Queued::TooSlow => {
+                                // Too slow to keep up: dropped, as the engine's full queue does.
+                                self.server.disconnect_peer(t.to);
+                                continue;
+                            }
+                            Queued::NotOurs => {}
                         }
-                        continue;
                     }
                     #[cfg(feature = "multiplayer-enet")]
                     if let Some(e) = &mut self.enet {

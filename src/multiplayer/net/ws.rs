@@ -68,6 +68,18 @@ pub(crate) enum WsEvent<'a> {
     Closed(i32),
 }
 
+/// What [`WsServer::send`] did with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Queued {
+    /// Queued for the client.
+    Yes,
+    /// `id` is not one of this server's clients (it may be another transport's).
+    NotOurs,
+    /// The client had more than the queue size waiting: it is closed, and the caller
+    /// should drop the peer.
+    TooSlow,
+}
+
 struct Conn {
     link: Link,
     id: i32,
@@ -120,11 +132,6 @@ impl WsServer {
 
     pub(crate) fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
         self.listener.local_addr()
-    }
-
-    /// Whether `id` is one of this server's clients.
-    pub(crate) fn has(&self, id: i32) -> bool {
-        self.by_id.contains_key(&id)
     }
 
     /// Accepts connections, advances handshakes and reads every connection that woke,
@@ -244,27 +251,26 @@ impl WsServer {
         Some(c)
     }
 
-    /// Queues a packet for client `id` (written by the next [`flush`](Self::flush)).
-    /// False if the client was too slow to take what was queued before (more than the
-    /// queue size waiting): it is then closed, and the caller should drop the peer.
-    pub(crate) fn send(&mut self, id: i32, data: Vec<u8>) -> bool {
+    /// Queues a packet for client `id` (written by the next [`flush`](Self::flush)), with
+    /// one lookup of the client: whether `id` is ours, and whether it kept up.
+    pub(crate) fn send(&mut self, id: i32, data: &[u8]) -> Queued {
         let Some(&slot) = self.by_id.get(&id) else {
-            return true;
+            return Queued::NotOurs;
         };
         let Some(c) = self.conns[slot].as_mut() else {
-            return true;
+            return Queued::NotOurs;
         };
         if c.unflushed >= self.queue {
             self.close(id);
-            return false;
+            return Queued::TooSlow;
         }
-        c.link.queue(&data);
+        c.link.queue(data);
         c.unflushed += 1;
         if !c.dirty {
             c.dirty = true;
             self.dirty.push(slot);
         }
-        true
+        Queued::Yes
     }
 
     /// Writes what was queued since the last flush: one write per connection. A socket

@@ -136,13 +136,14 @@ impl Session {
 
     /// Handles a non-SYS packet from `from` (a transport peer or a relay source).
     fn process(&mut self, from: i32, packet: &[u8]) -> Result<()> {
-        if !self.admitted(from) {
+        // Looked up once: the cache ids of a call come from the same entry.
+        let Some(peer) = self.peers.get(&from).filter(|p| p.pending.is_none()) else {
             return Err(Error::UnknownPeer(from));
-        }
+        };
         match wire::parse(packet)? {
             Command::RemoteCall(call) => {
                 let node = match call.target {
-                    NodeTarget::Cached(id) => *self.peers[&from]
+                    NodeTarget::Cached(id) => *peer
                         .recv_paths
                         .get(&id)
                         .ok_or_else(|| Error::UnknownNode(format!("cache id {id}")))?,
