@@ -177,7 +177,12 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
             ready.wake(slot);
         }
         ready.take(&mut woken, cx.waker());
-        for &slot in &woken {
+        for (i, &slot) in woken.iter().enumerate() {
+            // As the server does: past the task's budget tokio would refuse the socket.
+            if !tokio::task::coop::has_budget_remaining() {
+                ready.put_back(&woken[i..]);
+                break;
+            }
             let Some(link) = conns[slot].as_mut() else {
                 continue;
             };

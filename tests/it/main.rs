@@ -28,6 +28,8 @@ mod interop;
 mod mapping;
 #[cfg(feature = "multiplayer-core")]
 mod multiplayer;
+#[cfg(feature = "multiplayer-websocket")]
+mod multiplayer_host;
 mod random_values;
 mod readme;
 mod regression_convert_memory;

@@ -97,6 +97,40 @@ impl Ready {
         }
     }
 
+    /// Puts back slots taken by [`take`](Ready::take) but not polled, because the task's
+    /// budget ran out: they come first in the next `take`, and the task is woken for it.
+    /// A slot that woke again meanwhile is not listed twice.
+    ///
+    /// Polling a socket past the budget is not free: tokio refuses the read, clones the
+    /// slot's waker into its deferred list and wakes it on the next tick, a slot at a
+    /// time (benches/RESULTS.md, issue 26).
+    pub(crate) fn put_back(&mut self, slots: &[usize]) {
+        let wakers = &self.wakers;
+        let task = {
+            let mut w = self
+                .shared
+                .woken
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let before = w.slots.len();
+            let again = slots
+                .iter()
+                .copied()
+                .filter(|&slot| match wakers.get(slot) {
+                    Some(Some((s, _))) => !s.queued.swap(true, Ordering::AcqRel),
+                    _ => false,
+                });
+            w.slots.splice(0..0, again);
+            if w.slots.len() == before {
+                return;
+            }
+            w.task.take()
+        };
+        if let Some(t) = task {
+            t.wake();
+        }
+    }
+
     /// Moves the slots woken since the last call into `into` (cleared first), and registers
     /// `task` to be woken by the next slot that wakes. A slot taken here is queued again by
     /// its next wake.
@@ -166,5 +200,44 @@ mod tests {
         r.wake(5);
         r.take(&mut got, &task);
         assert_eq!(got, [5]);
+    }
+
+    #[test]
+    fn slots_put_back_come_first_once_and_wake_the_task() {
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let task = Waker::from(count.clone());
+        let mut r = Ready::default();
+        let mut got = Vec::new();
+        for slot in [1, 2, 3, 4] {
+            r.wake(slot);
+        }
+        r.take(&mut got, &task);
+        assert_eq!(got, [1, 2, 3, 4]);
+        // Slot 1 was polled; 2, 3 and 4 were not: the task is woken to come back.
+        let before = count.0.load(Ordering::Relaxed);
+        r.put_back(&got[1..]);
+        assert_eq!(
+            count.0.load(Ordering::Relaxed),
+            before + 1,
+            "the task is woken"
+        );
+        r.take(&mut got, &task);
+        assert_eq!(got, [2, 3, 4]);
+        // Slots 3 and 1 wake again before 2, 3 and 4 are put back.
+        r.waker(3).wake_by_ref();
+        r.waker(1).wake_by_ref();
+        r.put_back(&got);
+        r.take(&mut got, &task);
+        assert_eq!(got, [2, 4, 3, 1], "put back first, 3 not twice");
+        // Removed slots are not put back.
+        r.remove(2);
+        r.put_back(&[2]);
+        r.take(&mut got, &task);
+        assert!(got.is_empty());
+        // Put back slots are queued: a wake before the next take does not list them twice.
+        r.put_back(&[4]);
+        r.waker(4).wake_by_ref();
+        r.take(&mut got, &task);
+        assert_eq!(got, [4]);
     }
 }

@@ -165,7 +165,13 @@ impl WsServer {
         }
         let mut woken = std::mem::take(&mut self.woken);
         self.ready.take(&mut woken, cx.waker());
-        for &slot in &woken {
+        for (i, &slot) in woken.iter().enumerate() {
+            // Past the task's budget tokio would refuse the socket; the rest wait their
+            // turn in the next poll (see `Ready::put_back`).
+            if !tokio::task::coop::has_budget_remaining() {
+                self.ready.put_back(&woken[i..]);
+                break;
+            }
             let Some(c) = self.conns.get_mut(slot).and_then(Option::as_mut) else {
                 continue;
             };
