@@ -177,13 +177,15 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
             ready.wake(slot);
         }
         ready.take(&mut woken, cx.waker());
-        for (i, &slot) in woken.iter().enumerate() {
+        let mut reached = 0;
+        for &slot in &woken {
             // As the server does: past the task's budget tokio would refuse the socket.
             if !tokio::task::coop::has_budget_remaining() {
-                ready.put_back(&woken[i..]);
+                cx.waker().wake_by_ref();
                 break;
             }
-            let Some(link) = conns[slot].as_mut() else {
+            reached += 1;
+            let Some(link) = conns[slot].as_mut().filter(|_| ready.polling(slot)) else {
                 continue;
             };
             let waker = ready.waker(slot);
@@ -197,6 +199,7 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
                 }
             }
         }
+        woken.drain(..reached);
         Poll::<io::Result<()>>::Pending
     })
     .await

@@ -97,65 +97,38 @@ impl Ready {
         }
     }
 
-    /// Puts back slots taken by [`take`](Ready::take) but not polled, because the task's
-    /// budget ran out: they come first in the next `take`, and the task is woken for it.
-    /// A slot that woke again meanwhile is not listed twice.
+    /// Appends the slots woken since the last call to `into` (which keeps, first, the
+    /// slots a poll carried over), and registers `task` to be woken by the next slot that
+    /// wakes. A slot stays queued, and is not listed again by its wakes, until
+    /// [`polling`](Ready::polling) says it is being polled.
     ///
-    /// Polling a socket past the budget is not free: tokio refuses the read, clones the
-    /// slot's waker into its deferred list and wakes it on the next tick, a slot at a
-    /// time (benches/RESULTS.md, issue 26).
-    pub(crate) fn put_back(&mut self, slots: &[usize]) {
-        let wakers = &self.wakers;
-        let task = {
-            let mut w = self
-                .shared
-                .woken
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            let before = w.slots.len();
-            let again = slots
-                .iter()
-                .copied()
-                .filter(|&slot| match wakers.get(slot) {
-                    Some(Some((s, _))) => !s.queued.swap(true, Ordering::AcqRel),
-                    _ => false,
-                });
-            w.slots.splice(0..0, again);
-            if w.slots.len() == before {
-                return;
-            }
-            w.task.take()
-        };
-        if let Some(t) = task {
-            t.wake();
+    /// A slot left unpolled stays in `into` for the next poll: once the task's budget is
+    /// spent, tokio refuses the socket, clones the slot's waker into its deferred list and
+    /// wakes it on the next tick, a slot at a time (benches/RESULTS.md, issue 26), so the
+    /// owner stops there and carries the rest.
+    pub(crate) fn take(&mut self, into: &mut Vec<usize>, task: &Waker) {
+        let mut w = self
+            .shared
+            .woken
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        into.append(&mut w.slots);
+        match &w.task {
+            Some(t) if t.will_wake(task) => {}
+            _ => w.task = Some(task.clone()),
         }
     }
 
-    /// Moves the slots woken since the last call into `into` (cleared first), and registers
-    /// `task` to be woken by the next slot that wakes. A slot taken here is queued again by
-    /// its next wake.
-    pub(crate) fn take(&mut self, into: &mut Vec<usize>, task: &Waker) {
-        into.clear();
-        {
-            let mut w = self
-                .shared
-                .woken
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            std::mem::swap(&mut w.slots, into);
-            match &w.task {
-                Some(t) if t.will_wake(task) => {}
-                _ => w.task = Some(task.clone()),
-            }
-        }
-        into.retain(|&slot| match self.wakers.get(slot) {
+    /// `slot` is being polled: a wake from now on lists it again. False if it was
+    /// removed since it woke (skip it).
+    pub(crate) fn polling(&self, slot: usize) -> bool {
+        match self.wakers.get(slot) {
             Some(Some((s, _))) => {
                 s.queued.store(false, Ordering::Release);
                 true
             }
-            // Removed since it woke.
             _ => false,
-        });
+        }
     }
 }
 
@@ -173,71 +146,67 @@ mod tests {
         }
     }
 
+    /// Takes the woken slots into a fresh list and polls them all.
+    fn take_all(r: &mut Ready, task: &Waker) -> Vec<usize> {
+        let mut got = Vec::new();
+        r.take(&mut got, task);
+        got.retain(|&slot| r.polling(slot));
+        got
+    }
+
     #[test]
     fn slots_are_reported_once_per_wake_and_removed_slots_never() {
         let count = Arc::new(Count(AtomicUsize::new(0)));
         let task = Waker::from(count.clone());
         let mut r = Ready::default();
-        let mut got = Vec::new();
-        r.take(&mut got, &task);
-        assert!(got.is_empty());
+        assert!(take_all(&mut r, &task).is_empty());
         let w3 = r.waker(3).clone();
         let w5 = r.waker(5).clone();
         w3.wake_by_ref();
         w3.wake_by_ref();
         w5.wake_by_ref();
         assert_eq!(count.0.load(Ordering::Relaxed), 1, "the task is woken once");
-        r.take(&mut got, &task);
-        assert_eq!(got, [3, 5]);
-        r.take(&mut got, &task);
-        assert!(got.is_empty());
+        assert_eq!(take_all(&mut r, &task), [3, 5]);
+        assert!(take_all(&mut r, &task).is_empty());
         w5.wake_by_ref();
         r.remove(5);
         w5.wake_by_ref();
-        r.take(&mut got, &task);
-        assert!(got.is_empty(), "a removed slot is not reported");
+        assert!(
+            take_all(&mut r, &task).is_empty(),
+            "a removed slot is not reported"
+        );
         // A new connection in slot 5 has a new waker that works.
         r.wake(5);
-        r.take(&mut got, &task);
-        assert_eq!(got, [5]);
+        assert_eq!(take_all(&mut r, &task), [5]);
     }
 
     #[test]
-    fn slots_put_back_come_first_once_and_wake_the_task() {
+    fn a_slot_not_yet_polled_is_listed_once_however_often_it_wakes() {
         let count = Arc::new(Count(AtomicUsize::new(0)));
         let task = Waker::from(count.clone());
         let mut r = Ready::default();
-        let mut got = Vec::new();
+        let mut woken = Vec::new();
         for slot in [1, 2, 3, 4] {
             r.wake(slot);
         }
-        r.take(&mut got, &task);
-        assert_eq!(got, [1, 2, 3, 4]);
-        // Slot 1 was polled; 2, 3 and 4 were not: the task is woken to come back.
-        let before = count.0.load(Ordering::Relaxed);
-        r.put_back(&got[1..]);
-        assert_eq!(
-            count.0.load(Ordering::Relaxed),
-            before + 1,
-            "the task is woken"
-        );
-        r.take(&mut got, &task);
-        assert_eq!(got, [2, 3, 4]);
-        // Slots 3 and 1 wake again before 2, 3 and 4 are put back.
+        r.take(&mut woken, &task);
+        assert_eq!(woken, [1, 2, 3, 4]);
+        // The budget ran out after slot 1: 2, 3 and 4 are carried to the next poll.
+        assert!(r.polling(1));
+        woken.drain(..1);
+        // Meanwhile 3 (carried, not yet polled) and 1 (polled) wake again.
         r.waker(3).wake_by_ref();
         r.waker(1).wake_by_ref();
-        r.put_back(&got);
-        r.take(&mut got, &task);
-        assert_eq!(got, [2, 4, 3, 1], "put back first, 3 not twice");
-        // Removed slots are not put back.
-        r.remove(2);
-        r.put_back(&[2]);
-        r.take(&mut got, &task);
-        assert!(got.is_empty());
-        // Put back slots are queued: a wake before the next take does not list them twice.
-        r.put_back(&[4]);
-        r.waker(4).wake_by_ref();
-        r.take(&mut got, &task);
-        assert_eq!(got, [4]);
+        r.take(&mut woken, &task);
+        assert_eq!(woken, [2, 3, 4, 1], "carried first, 3 not twice");
+        // Once polled, a slot's next wake lists it again.
+        assert!(woken.iter().all(|&s| r.polling(s)));
+        woken.clear();
+        r.waker(3).wake_by_ref();
+        r.take(&mut woken, &task);
+        assert_eq!(woken, [3]);
+        // A carried slot removed before its turn is skipped.
+        r.remove(3);
+        assert!(!r.polling(3));
     }
 }

@@ -163,14 +163,20 @@ impl WsServer {
             on(WsEvent::Closed(id));
             any = true;
         }
+        // Slots a poll could not reach come first, then those woken since.
         let mut woken = std::mem::take(&mut self.woken);
         self.ready.take(&mut woken, cx.waker());
-        for (i, &slot) in woken.iter().enumerate() {
-            // Past the task's budget tokio would refuse the socket; the rest wait their
-            // turn in the next poll (see `Ready::put_back`).
+        let mut reached = 0;
+        for &slot in &woken {
+            // Past the task's budget tokio would refuse the socket; the rest wait for the
+            // next poll (see `Ready::take`).
             if !tokio::task::coop::has_budget_remaining() {
-                self.ready.put_back(&woken[i..]);
+                cx.waker().wake_by_ref();
                 break;
+            }
+            reached += 1;
+            if !self.ready.polling(slot) {
+                continue;
             }
             let Some(c) = self.conns.get_mut(slot).and_then(Option::as_mut) else {
                 continue;
@@ -214,6 +220,7 @@ impl WsServer {
                 any = true;
             }
         }
+        woken.drain(..reached);
         self.woken = woken;
         any
     }
