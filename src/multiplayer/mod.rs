@@ -56,6 +56,12 @@ mod session;
 mod variant_io;
 pub mod wire;
 
+/// The maps of the protocol and its links: foldhash, seeded at random (per map), as the
+/// Dictionary's key index is (`variant/keys.rs`), so that ids and cache ids a peer
+/// chooses cannot be picked to collide; SipHash cost about 130 instructions a lookup, three
+/// lookups a call (benches/RESULTS.md, issue 26).
+pub(crate) type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 pub use args::{Args, CallArgs};
 pub use error::{Error, Result};
 pub use scene::{

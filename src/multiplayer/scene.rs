@@ -2,7 +2,7 @@
 //! ids and checksums, and the replication configs of spawnable nodes.
 
 use super::error::{Error, Result};
-use std::collections::HashMap;
+use crate::multiplayer::Map;
 use std::sync::Arc;
 
 /// Who may call an RPC (`@rpc("any_peer")`, `@rpc("authority")`, or disabled).
@@ -163,7 +163,7 @@ pub(crate) struct Node {
     pub(crate) authority: i32,
     /// Methods in table order (node-level first), with their ids.
     pub(crate) methods: Vec<(u16, Rpc)>,
-    pub(crate) by_name: HashMap<Arc<str>, usize>,
+    pub(crate) by_name: Map<Arc<str>, usize>,
     pub(crate) checksum: String,
 }
 
@@ -298,7 +298,7 @@ impl ReplicationConfig {
 #[derive(Debug, Default)]
 pub struct Scene {
     pub(crate) nodes: Vec<Node>,
-    pub(crate) by_path: HashMap<Arc<str>, NodeId>,
+    pub(crate) by_path: Map<Arc<str>, NodeId>,
 }
 
 impl Scene {

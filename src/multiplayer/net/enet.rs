@@ -6,8 +6,8 @@ use super::shards::Shards;
 use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
 use crate::multiplayer::scene::TransferMode;
+use crate::multiplayer::Map;
 use rusty_enet::{Event, Packet, PacketKind};
-use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,7 +52,7 @@ impl EnetLink {
         Ok(EnetLink {
             ids: Ids {
                 by_enet: vec![0; shards.peer_limit() + 1],
-                by_godot: HashMap::new(),
+                by_godot: Map::default(),
             },
             shards,
             socket,
@@ -162,7 +162,7 @@ struct Ids {
     /// Godot id by the peer's index (0: none; Godot ids are 1 or more), one entry more than
     /// there are slots (see [`Ids::at`]).
     by_enet: Vec<i32>,
-    by_godot: HashMap<i32, usize>,
+    by_godot: Map<i32, usize>,
 }
 
 impl Ids {

@@ -8,9 +8,9 @@ use super::random_id;
 use super::ready::Ready;
 use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
 use crate::multiplayer::error::{Error, Result};
+use crate::multiplayer::Map;
 use futures_util::stream::FuturesUnordered;
 use futures_util::StreamExt;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
@@ -100,7 +100,7 @@ pub(crate) struct WsServer {
     handshakes: FuturesUnordered<Handshake>,
     conns: Vec<Option<Conn>>,
     free: Vec<usize>,
-    by_id: HashMap<i32, usize>,
+    by_id: Map<i32, usize>,
     ready: Ready,
     woken: Vec<usize>,
     dirty: Vec<usize>,
@@ -119,7 +119,7 @@ impl WsServer {
             handshakes: FuturesUnordered::new(),
             conns: Vec::new(),
             free: Vec::new(),
-            by_id: HashMap::new(),
+            by_id: Map::default(),
             ready: Ready::default(),
             woken: Vec::new(),
             dirty: Vec::new(),

@@ -5,7 +5,7 @@ use super::{Client, Event, Output, Server, Session, SERVER_ID};
 use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::{NodeId, TransferMode};
 use crate::multiplayer::wire;
-use std::collections::HashMap;
+use crate::multiplayer::Map;
 use std::time::Instant;
 
 /// How far a node's path-cache id has got with one peer.
@@ -29,7 +29,7 @@ pub(super) struct PeerState {
     /// Set while auth is in progress; `None` once admitted.
     pub(super) pending: Option<Pending>,
     /// The peer's cache ids for our nodes.
-    pub(super) recv_paths: HashMap<u32, NodeId>,
+    pub(super) recv_paths: Map<u32, NodeId>,
     /// Our cache ids, by node, as far as this peer knows them.
     pub(super) sent: Vec<PathState>,
     /// Server: the plain-sync frame counter toward this peer.
@@ -37,11 +37,11 @@ pub(super) struct PeerState {
     /// Server: spawned nodes this peer was sent (by node net id).
     pub(super) visible: Vec<u32>,
     /// Server: per synchronizer, the change version this peer last got in a delta.
-    pub(super) delta_seen: HashMap<u32, u64>,
+    pub(super) delta_seen: Map<u32, u64>,
     /// Client: nodes this peer spawned, with their synchronizer ids.
-    pub(super) spawned: HashMap<u32, Vec<u32>>,
+    pub(super) spawned: Map<u32, Vec<u32>>,
     /// Client: synchronizers this peer sends, with the last plain-sync time seen.
-    pub(super) syncs: HashMap<u32, Option<u16>>,
+    pub(super) syncs: Map<u32, Option<u16>>,
 }
 
 impl Session {
