@@ -28,9 +28,9 @@ pub use replication::{SpawnScene, SyncSpec};
 
 use super::error::{Error, Result};
 use super::scene::{NodeId, Scene};
-use peers::PeerState;
+use peers::PeerTable;
 use replication::SpawnedNode;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -80,7 +80,7 @@ pub(crate) struct Session {
     opts: Options,
     is_server: bool,
     unique_id: i32,
-    peers: BTreeMap<i32, PeerState>,
+    peers: PeerTable,
     /// The peers in auth, earliest start first: the auth timer reads the first one, so
     /// neither `poll_timeout` nor `tick` walks every peer.
     in_auth: BTreeSet<(Instant, i32)>,
@@ -104,7 +104,7 @@ impl Session {
             opts,
             is_server,
             unique_id: if is_server { SERVER_ID } else { 0 },
-            peers: BTreeMap::new(),
+            peers: PeerTable::default(),
             in_auth: BTreeSet::new(),
             cache_ids: vec![0; n],
             assigned: Vec::new(),
@@ -137,7 +137,7 @@ impl Session {
         self.peers
             .iter()
             .filter(|(_, p)| p.pending.is_none())
-            .map(|(&id, _)| id)
+            .map(|(id, _)| id)
     }
 
     /// Peers whose auth is in progress.
@@ -145,7 +145,7 @@ impl Session {
         self.peers
             .iter()
             .filter(|(_, p)| p.pending.is_some())
-            .map(|(&id, _)| id)
+            .map(|(id, _)| id)
     }
 
     fn admitted(&self, peer: i32) -> bool {

@@ -6,6 +6,7 @@ use crate::multiplayer::error::{Error, Result};
 use crate::multiplayer::scene::{NodeId, TransferMode};
 use crate::multiplayer::wire;
 use crate::multiplayer::Map;
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// How far a node's path-cache id has got with one peer.
@@ -44,6 +45,64 @@ pub(super) struct PeerState {
     pub(super) syncs: Map<u32, Option<u16>>,
 }
 
+/// The session's peers by id. Every packet in and every call out looks its peer up, so
+/// the lookup is a hash (three a call: in, admitted and cache ids, path state out; a
+/// B-tree of 1,000 peers cost about 150 instructions each, benches/RESULTS.md, issue 26);
+/// the ids are also kept sorted, because broadcasts, announcements and `peers()` go in id
+/// order.
+#[derive(Debug, Default)]
+pub(super) struct PeerTable {
+    by_id: Map<i32, PeerState>,
+    order: BTreeSet<i32>,
+}
+
+impl PeerTable {
+    pub(super) fn get(&self, id: &i32) -> Option<&PeerState> {
+        self.by_id.get(id)
+    }
+
+    pub(super) fn get_mut(&mut self, id: &i32) -> Option<&mut PeerState> {
+        self.by_id.get_mut(id)
+    }
+
+    pub(super) fn contains_key(&self, id: &i32) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// `id`'s state, a fresh one if it had none.
+    pub(super) fn get_or_default(&mut self, id: i32) -> &mut PeerState {
+        self.order.insert(id);
+        self.by_id.entry(id).or_default()
+    }
+
+    pub(super) fn insert(&mut self, id: i32, state: PeerState) {
+        self.order.insert(id);
+        self.by_id.insert(id, state);
+    }
+
+    pub(super) fn remove(&mut self, id: &i32) -> Option<PeerState> {
+        self.order.remove(id);
+        self.by_id.remove(id)
+    }
+
+    /// Every peer, in id order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (i32, &PeerState)> + '_ {
+        self.order.iter().map(|id| (*id, &self.by_id[id]))
+    }
+
+    /// Every peer's id, in order.
+    pub(super) fn ids(&self) -> impl Iterator<Item = i32> + '_ {
+        self.order.iter().copied()
+    }
+}
+
+impl std::ops::Index<&i32> for PeerTable {
+    type Output = PeerState;
+    fn index(&self, id: &i32) -> &PeerState {
+        &self.by_id[id]
+    }
+}
+
 impl Session {
     /// The transport linked `peer` (server: a client connected; client: use
     /// [`Client::connected`]).
@@ -74,7 +133,7 @@ impl Session {
                 self.push_send(peer, 0, TransferMode::Reliable, buf);
             }
         }
-        if let Some(p) = self.peers.entry(peer).or_default().pending.take() {
+        if let Some(p) = self.peers.get_or_default(peer).pending.take() {
             self.in_auth.remove(&(p.since, peer));
         }
         if self.is_server {
@@ -212,5 +271,38 @@ impl Client {
         if was {
             self.0.events.push_back(Event::ServerDisconnected);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PeerState, PeerTable};
+
+    #[test]
+    fn the_peer_table_goes_in_id_order_and_forgets_what_it_removes() {
+        let mut t = PeerTable::default();
+        // Ids as a server draws them: at random, not in order.
+        let ids = [912_345_678, 7, 1, 40_000, 3, 2_000_000_000, 55];
+        for (n, &id) in ids.iter().enumerate() {
+            if n % 2 == 0 {
+                t.insert(id, PeerState::default());
+            } else {
+                t.get_or_default(id).sync_time = n as u16;
+            }
+        }
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(t.ids().collect::<Vec<_>>(), sorted);
+        assert_eq!(t.iter().map(|(id, _)| id).collect::<Vec<_>>(), sorted);
+        assert_eq!(t[&7].sync_time, 1);
+        assert!(t.remove(&40_000).is_some());
+        assert!(t.remove(&40_000).is_none());
+        assert!(!t.contains_key(&40_000) && t.get(&40_000).is_none());
+        sorted.retain(|&id| id != 40_000);
+        assert_eq!(t.ids().collect::<Vec<_>>(), sorted);
+        // An existing entry is kept, not replaced.
+        t.get_mut(&3).unwrap().sync_time = 9;
+        assert_eq!(t.get_or_default(3).sync_time, 9);
+        assert_eq!(t.ids().count(), sorted.len());
     }
 }

@@ -294,16 +294,19 @@ impl Server {
         let node = s.spawned.remove(i);
         let mut buf = Vec::with_capacity(5);
         wire::put_despawn(&mut buf, net_id);
-        let targets: Vec<i32> = s
-            .peers
-            .iter_mut()
-            .filter_map(|(&id, p)| {
+        let ids: Vec<i32> = s.peers.ids().collect();
+        let targets: Vec<i32> = ids
+            .into_iter()
+            .filter(|id| {
+                let Some(p) = s.peers.get_mut(id) else {
+                    return false;
+                };
                 let before = p.visible.len();
                 p.visible.retain(|&v| v != net_id);
                 for sync in &node.syncs {
                     p.delta_seen.remove(&sync.net_id);
                 }
-                (p.visible.len() != before).then_some(id)
+                p.visible.len() != before
             })
             .collect();
         for t in targets {
