@@ -238,7 +238,12 @@ impl Host {
                     #[cfg(feature = "multiplayer-websocket")]
                     if let Some(w) = &mut self.ws {
                         match w.send(t.to, &t.data) {
-                            Queued::Yes => continue,
+                            Queued::Yes => {
+                                // Copied into the connection's buffer: the next packet
+                                // can be written into this one.
+                                self.server.recycle(t.data);
+                                continue;
+                            }
                             Queued::TooSlow => {
                                 // Too slow to keep up: dropped, as the engine's full queue does.
                                 self.server.disconnect_peer(t.to);

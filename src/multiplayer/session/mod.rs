@@ -34,6 +34,11 @@ use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How many sent packet buffers a session keeps for reuse.
+const SPARE_BUFFERS: usize = 64;
+/// The largest buffer kept for reuse (bytes of capacity).
+const SPARE_CAPACITY: usize = 2048;
+
 /// The server's peer id.
 pub const SERVER_ID: i32 = 1;
 
@@ -94,6 +99,9 @@ pub(crate) struct Session {
     last_net_id: u32,
     version: u64,
     scratch: Vec<u8>,
+    /// Packet buffers the host has written out and handed back ([`Server::recycle`]):
+    /// an answer's packet reuses one instead of allocating.
+    spare: Vec<Vec<u8>>,
 }
 
 impl Session {
@@ -114,6 +122,16 @@ impl Session {
             last_net_id: 0,
             version: 0,
             scratch: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
+
+    /// Keeps `buf` (already sent) for a later packet: at most [`SPARE_BUFFERS`] of them,
+    /// none larger than [`SPARE_CAPACITY`], so that a burst of big packets is not held.
+    pub(crate) fn recycle(&mut self, mut buf: Vec<u8>) {
+        if self.spare.len() < SPARE_BUFFERS && buf.capacity() <= SPARE_CAPACITY {
+            buf.clear();
+            self.spare.push(buf);
         }
     }
 
@@ -212,6 +230,13 @@ impl Server {
     /// A server session over `scene`.
     pub fn new(scene: Arc<Scene>, opts: Options) -> Self {
         Server(Session::new(scene, opts, true))
+    }
+
+    /// Hands back the buffer of a [`Transmit`] the transport has copied out, for the
+    /// session to write a later packet into.
+    #[cfg_attr(not(feature = "multiplayer-websocket"), allow(dead_code))]
+    pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
+        self.0.recycle(buf)
     }
 
     api::game_api!(0);

@@ -127,7 +127,8 @@ impl Session {
                 &self.scene.get(node).path
             };
             // A REMOTE_CALL's header is at most 8 bytes (wire::put_remote_call).
-            let mut packet = Vec::with_capacity(8 + args.len() + path.len() + 1);
+            let mut packet = self.spare.pop().unwrap_or_default();
+            packet.reserve(8 + args.len() + path.len() + 1);
             let field = if confirmed {
                 NodeField::Compact(self.cache_ids[node.0 as usize])
             } else {
@@ -303,6 +304,34 @@ mod tests {
             }
             other => panic!("not a call: {other:?}"),
         }
+    }
+
+    #[test]
+    fn an_answer_is_written_into_a_recycled_buffer_and_big_ones_are_not_kept() {
+        let (mut s, _) = pair();
+        let (mut fresh, _) = pair();
+        s.rpc_id(7, "A", "echo", &(1,)).unwrap();
+        let _ = sent(&mut s); // SIMPLIFY_PATH and the call
+        let mut used = Vec::with_capacity(256);
+        used.extend_from_slice(b"stale bytes");
+        let at = used.as_ptr();
+        s.recycle(used);
+        s.rpc_id(7, "A", "echo", &(2,)).unwrap();
+        let packets = sent(&mut s);
+        assert_eq!(packets[0].as_ptr(), at, "the recycled buffer is reused");
+        // The same bytes a session with no spare buffer writes.
+        fresh.rpc_id(7, "A", "echo", &(1,)).unwrap();
+        let _ = sent(&mut fresh);
+        fresh.rpc_id(7, "A", "echo", &(2,)).unwrap();
+        assert_eq!(packets, sent(&mut fresh));
+        // A buffer past the size kept is dropped, and no more than the count are kept.
+        assert!(s.0.spare.is_empty());
+        s.recycle(Vec::with_capacity(super::super::SPARE_CAPACITY + 1));
+        assert!(s.0.spare.is_empty());
+        for _ in 0..super::super::SPARE_BUFFERS + 5 {
+            s.recycle(Vec::with_capacity(16));
+        }
+        assert_eq!(s.0.spare.len(), super::super::SPARE_BUFFERS);
     }
 
     #[test]
