@@ -468,6 +468,10 @@ pub enum NodeField {
     Path,
 }
 
+/// The most bytes [`put_remote_call`] writes before the arguments: the meta byte, a
+/// 4-byte node field, a 2-byte method id and the argument count.
+pub(crate) const REMOTE_CALL_MAX_HEADER: usize = 8;
+
 /// Appends a REMOTE_CALL whose argument bytes are `args` (in `form`); `path` is written
 /// after them when `node` is [`NodeField::Path`].
 pub fn put_remote_call(
@@ -613,4 +617,25 @@ pub fn put_delta_entry(out: &mut Vec<u8>, net_id: u32, indexes: u64, state: &[u8
     out.extend_from_slice(&indexes.to_le_bytes());
     out.extend_from_slice(&(state.len() as u32).to_le_bytes());
     out.extend_from_slice(state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{put_remote_call, NodeField, REMOTE_CALL_MAX_HEADER};
+    use crate::multiplayer::variant_io::ArgsForm;
+
+    #[test]
+    fn the_widest_remote_call_header_is_the_bound_callers_reserve() {
+        // Every field at its widest: a 4-byte node field, a 2-byte method, a count.
+        for node in [
+            NodeField::Wide(7),
+            NodeField::Compact(0x1_0000),
+            NodeField::Path,
+        ] {
+            let mut out = Vec::new();
+            put_remote_call(&mut out, node, 0x100, ArgsForm::Values(1), b"ARGS", "");
+            let header = out.len() - b"ARGS".len() - usize::from(node == NodeField::Path);
+            assert_eq!(header, REMOTE_CALL_MAX_HEADER, "{node:?}");
+        }
+    }
 }

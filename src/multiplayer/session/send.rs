@@ -126,9 +126,9 @@ impl Session {
             } else {
                 &self.scene.get(node).path
             };
-            // A REMOTE_CALL's header is at most 8 bytes (wire::put_remote_call).
             let mut packet = self.spare.pop().unwrap_or_default();
-            packet.reserve(8 + args.len() + path.len() + 1);
+            // The path, when written, ends with a NUL.
+            packet.reserve(wire::REMOTE_CALL_MAX_HEADER + args.len() + path.len() + 1);
             let field = if confirmed {
                 NodeField::Compact(self.cache_ids[node.0 as usize])
             } else {
