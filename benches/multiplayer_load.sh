@@ -11,9 +11,10 @@
 # the start and the end of its measured window, so "calls per CPU-second" is the server's
 # throughput per core even when the generator (not the server) is what limits calls/s; it
 # reads its own CPU time too, and the table says which side limited calls/s. Ends with one
-# Markdown table (medians, the spread over the runs in brackets) and two ratios per
-# transport and bot count: SceneMultiplayer / bare transport CPU per call, and Rust / Godot
-# calls per CPU-second. Without GODOT4_BIN the engine rows are left out.
+# Markdown table (medians, the spread over the runs in brackets) and three ratios per
+# transport and bot count: SceneMultiplayer / bare transport CPU per call, Rust / Godot
+# calls per CPU-second, and bare transport / Godot calls per CPU-second (how far the
+# transport itself would let a server go). Without GODOT4_BIN the engine rows are left out.
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 secs=${1:-10}
@@ -125,4 +126,9 @@ for t in ("ws", "enet"):
         if y:
             print(f"{t}, {b} bots: Rust/Godot calls per CPU-second = {statistics.median(y):.2f}x"
                   + (f" ({min(y):.2f}-{max(y):.2f})" if len(y) > 1 else ""))
+        # How far the transport itself lets the Rust server go: the bare echo over the engine.
+        z = [bare[k] / godot[k] for k in bare if k in godot and godot[k] > 0]
+        if z:
+            print(f"{t}, {b} bots: bare transport / Godot calls per CPU-second = {statistics.median(z):.2f}x"
+                  + (f" ({min(z):.2f}-{max(z):.2f})" if len(z) > 1 else ""))
 EOF
