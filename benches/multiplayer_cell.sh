@@ -4,6 +4,10 @@
 #   start_server SERVER TRANSPORT  # rust | bare | godot, ws | enet: pinned to core 0 on
 #                                  # 127.0.0.1, a free-looking port; sets `pid`, `port` and
 #                                  # `addr` (the generator's flags), and waits until it listens
+#
+# The Rust server and the bare transport both run with a batch window of $WINDOW_US µs
+# (default 200; 0 for none): `HostBuilder::batch_window` and the bare transport's copy of
+# it, so the bare transport stays the limit (benches/RESULTS.md, issue 26).
 
 # Waits until something listens on TCP (ws) or UDP (enet) port $2, up to 10 s.
 wait_port() {
@@ -21,8 +25,10 @@ start_server() {
   local s=$1 t=$2
   port=$((30700 + RANDOM % 2000))
   case $s in
-    rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port >/dev/null & ;;
-    bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port >/dev/null & ;;
+    rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port \
+      --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
+    bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port \
+      --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
     godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
       >/dev/null 2>&1 & ;;
   esac

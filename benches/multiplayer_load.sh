@@ -7,6 +7,9 @@
 #
 #   GODOT4_BIN=/path/to/godot4 bash benches/multiplayer_load.sh [SECONDS]
 #
+# The Rust and bare servers gather for WINDOW_US µs (default 200) after a turn that left
+# nothing to do (`HostBuilder::batch_window`); WINDOW_US=0 runs them without.
+#
 # Per core: the generator reads the server's user + system CPU time from /proc/PID/stat at
 # the start and the end of its measured window, so "calls per CPU-second" is the server's
 # throughput per core even when the generator (not the server) is what limits calls/s; it
@@ -42,7 +45,7 @@ fi
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "machine: $machine"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "generator: cores $gen_cpus, $threads thread(s); server: core 0; window ${secs} s; $runs run(s)"
+echo "generator: cores $gen_cpus, $threads thread(s); server: core 0; window ${secs} s; $runs run(s); batch window ${WINDOW_US:-200} µs"
 servers="rust bare"
 if [ -n "${GODOT4_BIN:-}" ]; then servers="rust bare godot"; else echo "GODOT4_BIN unset: no engine rows"; fi
 

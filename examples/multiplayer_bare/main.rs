@@ -20,7 +20,9 @@
 //! Flags: `--ws PORT` or `--enet PORT`; `--bind IP` (default 127.0.0.1); `--ws-mode
 //! reactor|tasks` (default reactor: one task polls every connection through per-connection
 //! wakers; tasks: one tokio task per connection); `--enet-peers N` (ENet peer slots,
-//! default 4095 as the engine's server and `net::Host`).
+//! default 4095 as the engine's server and `net::Host`); `--batch-window-us N` (as
+//! `multiplayer_echo`'s, `HostBuilder::batch_window`: after a turn that left nothing to
+//! do, sleep N µs before looking at the sockets again; default 0; reactor and ENet).
 
 #[path = "../../src/multiplayer/net/ready.rs"]
 #[allow(dead_code)]
@@ -52,7 +54,7 @@ use wslink::{Link, Turn};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: multiplayer_bare (--ws PORT | --enet PORT) [--bind IP] [--ws-mode reactor|tasks] [--enet-peers N]"
+        "usage: multiplayer_bare (--ws PORT | --enet PORT) [--bind IP] [--ws-mode reactor|tasks] [--enet-peers N] [--batch-window-us N]"
     );
     std::process::exit(2);
 }
@@ -60,6 +62,7 @@ fn usage() -> ! {
 fn main() -> io::Result<()> {
     let (mut ws, mut enet, mut reactor, mut peers) = (None, None, true, 4095usize);
     let mut bind = IpAddr::from([127, 0, 0, 1]);
+    let mut window = Duration::ZERO;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(v) = args.next() else { usage() };
@@ -69,6 +72,9 @@ fn main() -> io::Result<()> {
             "--bind" => bind = v.parse().unwrap_or_else(|_| usage()),
             "--ws-mode" => reactor = v == "reactor",
             "--enet-peers" => peers = v.parse().unwrap_or_else(|_| usage()),
+            "--batch-window-us" => {
+                window = Duration::from_micros(v.parse().unwrap_or_else(|_| usage()))
+            }
             _ => usage(),
         }
     }
@@ -82,12 +88,12 @@ fn main() -> io::Result<()> {
                 let listener = TcpListener::bind(SocketAddr::new(bind, p)).await?;
                 println!("listening websocket {}", listener.local_addr()?);
                 if reactor {
-                    ws_reactor(listener).await
+                    ws_reactor(listener, window).await
                 } else {
                     ws_tasks(listener).await
                 }
             }
-            (None, Some(p)) => enet_echo(SocketAddr::new(bind, p), peers).await,
+            (None, Some(p)) => enet_echo(SocketAddr::new(bind, p), peers, window).await,
             _ => usage(),
         }
     })
@@ -148,8 +154,9 @@ async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
 
 /// One task for every connection: the listener's task hands each upgraded socket over;
 /// this task polls only the sockets whose wakers fired, reads every message each has,
-/// queues the echoes and writes each socket once per poll.
-async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
+/// queues the echoes and writes each socket once per poll; with a `window`, a poll that
+/// left nothing to do ends with [`gather`], as `net::Host`'s does.
+async fn ws_reactor(listener: TcpListener, window: Duration) -> io::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         let mut next_id = 2;
@@ -177,7 +184,7 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
             ready.wake(slot);
         }
         ready.take(&mut woken, cx.waker());
-        let mut reached = 0;
+        let (mut reached, mut more) = (0, false);
         for &slot in &woken {
             // As the server does: past the task's budget tokio would refuse the socket.
             if !tokio::task::coop::has_budget_remaining() {
@@ -191,7 +198,10 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
             let waker = ready.waker(slot);
             match echo_turn(link, &mut Context::from_waker(waker)) {
                 Turn::Drained => {}
-                Turn::More => waker.wake_by_ref(),
+                Turn::More => {
+                    more = true;
+                    waker.wake_by_ref()
+                }
                 Turn::Closed => {
                     conns[slot] = None;
                     ready.remove(slot);
@@ -199,7 +209,11 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
                 }
             }
         }
+        let done = reached == woken.len() && !more;
         woken.drain(..reached);
+        if done {
+            gather(window, None);
+        }
         Poll::<io::Result<()>>::Pending
     })
     .await
@@ -209,7 +223,7 @@ async fn ws_reactor(listener: TcpListener) -> io::Result<()> {
 /// mode and no copy). As `net::Host` does it: one turn of the hosts (`Shards::run`: the
 /// hosts a datagram came for, every 5 ms every host for ENet's timers), one `flush` per host
 /// that echoed, and the loop waits for a datagram or the next 5 ms.
-async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
+async fn enet_echo(addr: SocketAddr, peers: usize, window: Duration) -> io::Result<()> {
     let socket = Arc::new(udp::bind_server(addr)?);
     println!("listening enet {}", socket.local_addr()?);
     let max_packet = rusty_enet::consts::HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize;
@@ -241,6 +255,7 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
         // The echoes, with what `service` held (acknowledgements), merged per peer.
         shards.flush();
         shards.tidy(std::time::Instant::now());
+        gather(window, Some(timers.into_std()));
         sleep.as_mut().reset(timers);
         std::future::poll_fn(|cx| {
             if socket.poll_recv_ready(cx).is_ready() || sleep.as_mut().poll(cx).is_ready() {
@@ -250,5 +265,19 @@ async fn enet_echo(addr: SocketAddr, peers: usize) -> io::Result<()> {
             }
         })
         .await;
+    }
+}
+
+/// The batch window (`HostBuilder::batch_window`): a blocking sleep of `window`, cut
+/// short at `until`, after a turn that left nothing to do. This server's runtime has one
+/// thread and nothing else on it.
+fn gather(window: Duration, until: Option<std::time::Instant>) {
+    if window.is_zero() {
+        return;
+    }
+    let now = std::time::Instant::now();
+    let end = until.map_or(now + window, |u| u.min(now + window));
+    if end > now {
+        std::thread::sleep(end - now);
     }
 }

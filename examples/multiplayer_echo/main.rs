@@ -9,6 +9,9 @@
 //! (default `0.0.0.0`, every IPv4 interface) the address both listen on: `127.0.0.1`
 //! keeps the server to this machine, `::` serves IPv6 too. `--status SECS` prints a line
 //! `status peers=N authenticating=M` that often (the soak run watches it).
+//! `--batch-window-us N` lets the host gather for N microseconds after a turn that left
+//! nothing to do (`HostBuilder::batch_window`; default 0, none): fewer wake-ups a call,
+//! at most N µs more latency. The load run sets 200 (benches/multiplayer_load.sh).
 //!
 //! It hosts a node at path `Echo` whose RPCs are `echo(value)`, `echo_many(a, b, c)` (any
 //! peer, reliable) and `echo_unreliable(value)` (any peer, unreliable ordered, channel 1),
@@ -26,7 +29,7 @@ use std::time::Duration;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT] [--status SECS]   (at least one port)"
+        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT] [--status SECS] [--batch-window-us N]   (at least one port)"
     );
     std::process::exit(2);
 }
@@ -36,6 +39,7 @@ fn main() -> godot_bin::multiplayer::Result<()> {
     let mut enet = None;
     let mut bind = IpAddr::from([0, 0, 0, 0]);
     let mut status = None;
+    let mut window = Duration::ZERO;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else { usage() };
@@ -45,18 +49,22 @@ fn main() -> godot_bin::multiplayer::Result<()> {
             "--enet" => enet = Some(port()),
             "--bind" => bind = value.parse().unwrap_or_else(|_| usage()),
             "--status" => status = Some(port()),
+            "--batch-window-us" => {
+                window = Duration::from_micros(value.parse().unwrap_or_else(|_| usage()))
+            }
             _ => usage(),
         }
     }
     if ws.is_none() && enet.is_none() {
         usage();
     }
-    // One thread: the load run measures calls per second per core.
+    // One thread: the load run measures calls per second per core. The host has it to
+    // itself, so a batch window's sleep stalls nothing else.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let mut builder = net::Host::builder(echo_scene()?);
+        let mut builder = net::Host::builder(echo_scene()?).batch_window(window);
         if let Some(p) = ws {
             builder = builder.websocket(SocketAddr::new(bind, p));
         }
