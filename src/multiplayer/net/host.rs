@@ -91,9 +91,9 @@ impl HostBuilder {
     ///
     /// Why: a server that keeps up with its peers goes to sleep after every few packets,
     /// and each packet that wakes it costs a wake-up; ENet also services its hosts and
-    /// flushes once a turn. With 200 µs the load run's server spends 12% less CPU a call
-    /// at 1,000 WebSocket peers and 27-40% less on ENet, p99 latency unchanged at 1,000
-    /// peers (benches/RESULTS.md, issue 26).
+    /// flushes once a turn. With 200 µs the load run's server answers 12% more calls per
+    /// CPU-second at 1,000 WebSocket peers and 27-35% more on ENet, p99 latency unchanged
+    /// at 1,000 peers (benches/RESULTS.md, issue 26).
     ///
     /// It blocks the thread that polls the host, so use it only where the host has its
     /// runtime's thread to itself (a `current_thread` runtime running the host alone, as
