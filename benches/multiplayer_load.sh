@@ -117,21 +117,17 @@ for (t, b, s) in sorted(cells, key=lambda k: (k[0] != "ws", k[1], order[k[2]])):
 print()
 def per_run(t, b, s):
     return {r["run"]: float(r.get("calls_per_cpu_s", 0)) for r in cells.get((t, b, s), [])}
+def ratio(label, num, den):
+    # The median over the runs both sides have, and the spread.
+    x = [num[k] / den[k] for k in num if k in den and den[k] > 0]
+    if x:
+        print(f"{label} = {statistics.median(x):.2f}x" + (f" ({min(x):.2f}-{max(x):.2f})" if len(x) > 1 else ""))
 for t in ("ws", "enet"):
     for b in (100, 1000):
         rust, bare, godot = per_run(t, b, "rust"), per_run(t, b, "bare"), per_run(t, b, "godot")
         # CPU per call is the inverse of calls per CPU-second: rust's over bare's.
-        x = [bare[k] / rust[k] for k in rust if k in bare and rust[k] > 0]
-        if x:
-            print(f"{t}, {b} bots: SceneMultiplayer / bare transport CPU per call = {statistics.median(x):.2f}x"
-                  + (f" ({min(x):.2f}-{max(x):.2f})" if len(x) > 1 else ""))
-        y = [rust[k] / godot[k] for k in rust if k in godot and godot[k] > 0]
-        if y:
-            print(f"{t}, {b} bots: Rust/Godot calls per CPU-second = {statistics.median(y):.2f}x"
-                  + (f" ({min(y):.2f}-{max(y):.2f})" if len(y) > 1 else ""))
+        ratio(f"{t}, {b} bots: SceneMultiplayer / bare transport CPU per call", bare, rust)
+        ratio(f"{t}, {b} bots: Rust/Godot calls per CPU-second", rust, godot)
         # How far the transport itself lets the Rust server go: the bare echo over the engine.
-        z = [bare[k] / godot[k] for k in bare if k in godot and godot[k] > 0]
-        if z:
-            print(f"{t}, {b} bots: bare transport / Godot calls per CPU-second = {statistics.median(z):.2f}x"
-                  + (f" ({min(z):.2f}-{max(z):.2f})" if len(z) > 1 else ""))
+        ratio(f"{t}, {b} bots: bare transport / Godot calls per CPU-second", bare, godot)
 EOF

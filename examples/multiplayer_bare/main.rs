@@ -255,12 +255,14 @@ async fn enet_echo(addr: SocketAddr, peers: usize, window: Duration) -> io::Resu
         // The echoes, with what `service` held (acknowledgements), merged per peer.
         shards.flush();
         shards.tidy(std::time::Instant::now());
-        gather(window, Some(timers.into_std()));
         sleep.as_mut().reset(timers);
         std::future::poll_fn(|cx| {
             if socket.poll_recv_ready(cx).is_ready() || sleep.as_mut().poll(cx).is_ready() {
                 Poll::Ready(())
             } else {
+                // As `net::Host`: only when no datagram is left and no timer is due (a
+                // turn reads at most `READ_PER_TURN`, so one may leave some).
+                gather(window, Some(timers.into_std()));
                 Poll::Pending
             }
         })

@@ -23,6 +23,29 @@ fn current_thread() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// Answers every call with the same method and arguments, on the caller.
+async fn serve_echo(mut host: net::Host) {
+    loop {
+        if let Event::Call(c) = host.next_event().await.unwrap() {
+            host.call_args(c.from, c.node, &c.method, &c.args).unwrap();
+        }
+    }
+}
+
+/// Calls `echo(v)` on the host and waits for the next call it makes back: the value
+/// that came back, and the round trip.
+async fn echo_call(p: &mut net::Peer, v: i64) -> (i64, Duration) {
+    p.rpc_id(1, "Echo", "echo", &(v,)).unwrap();
+    let started = std::time::Instant::now();
+    p.flush().await.unwrap();
+    loop {
+        if let Event::Call(c) = p.next_event().await.unwrap() {
+            let (got,): (i64,) = c.args.decode().unwrap();
+            return (got, started.elapsed());
+        }
+    }
+}
+
 #[test]
 fn every_call_of_many_websocket_peers_at_once_is_answered() {
     const PEERS: usize = 300;
@@ -31,19 +54,13 @@ fn every_call_of_many_websocket_peers_at_once_is_answered() {
     let local = tokio::task::LocalSet::new();
     let answered = local.block_on(&rt, async {
         let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let mut host = net::Host::builder(scene())
+        let host = net::Host::builder(scene())
             .websocket(addr)
             .start()
             .await
             .unwrap();
         let url = format!("ws://{}", host.websocket_addr().unwrap());
-        tokio::task::spawn_local(async move {
-            loop {
-                if let Event::Call(c) = host.next_event().await.unwrap() {
-                    host.call_args(c.from, c.node, &c.method, &c.args).unwrap();
-                }
-            }
-        });
+        tokio::task::spawn_local(serve_echo(host));
         let mut peers = Vec::new();
         for _ in 0..PEERS {
             peers.push(
@@ -58,15 +75,7 @@ fn every_call_of_many_websocket_peers_at_once_is_answered() {
             tokio::task::spawn_local(async move {
                 let mut got = Vec::new();
                 for i in 0..CALLS {
-                    p.rpc_id(1, "Echo", "echo", &(k as i64 * 100 + i,)).unwrap();
-                    p.flush().await.unwrap();
-                    loop {
-                        if let Event::Call(c) = p.next_event().await.unwrap() {
-                            let (v,): (i64,) = c.args.decode().unwrap();
-                            got.push(v);
-                            break;
-                        }
-                    }
+                    got.push(echo_call(&mut p, k as i64 * 100 + i).await.0);
                 }
                 got
             })
@@ -89,20 +98,6 @@ fn every_call_of_many_websocket_peers_at_once_is_answered() {
     assert_eq!(answered, vec![CALLS as usize; PEERS]);
 }
 
-/// Calls `echo(v)` on the host and waits for its answer (checked): the round trip.
-async fn echo_call(p: &mut net::Peer, v: i64) -> Duration {
-    p.rpc_id(1, "Echo", "echo", &(v,)).unwrap();
-    let started = std::time::Instant::now();
-    p.flush().await.unwrap();
-    loop {
-        if let Event::Call(c) = p.next_event().await.unwrap() {
-            let (got,): (i64,) = c.args.decode().unwrap();
-            assert_eq!(got, v);
-            return started.elapsed();
-        }
-    }
-}
-
 /// Runs an echo host with `window` on a thread of its own (the window's sleep blocks its
 /// thread), then times two calls of one peer: the first wakes the idle host, the second
 /// is sent as soon as the first is answered, while the host gathers. The second call's
@@ -112,7 +107,7 @@ fn second_call_round_trip(window: Duration) -> Duration {
     std::thread::spawn(move || {
         let rt = current_thread();
         rt.block_on(async {
-            let mut host = net::Host::builder(scene())
+            let host = net::Host::builder(scene())
                 .websocket("127.0.0.1:0".parse().unwrap())
                 // No replication frame to cut the window short within the test.
                 .sync_interval(Duration::from_secs(5))
@@ -121,11 +116,7 @@ fn second_call_round_trip(window: Duration) -> Duration {
                 .await
                 .unwrap();
             tx.send(host.websocket_addr().unwrap()).unwrap();
-            loop {
-                if let Event::Call(c) = host.next_event().await.unwrap() {
-                    host.call_args(c.from, c.node, &c.method, &c.args).unwrap();
-                }
-            }
+            serve_echo(host).await
         });
     });
     let addr = rx.recv().unwrap();
@@ -136,9 +127,11 @@ fn second_call_round_trip(window: Duration) -> Duration {
             .await
             .unwrap();
         let first = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 1));
-        first.await.unwrap();
+        assert_eq!(first.await.unwrap().0, 1);
         let second = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 2));
-        second.await.unwrap()
+        let (got, took) = second.await.unwrap();
+        assert_eq!(got, 2);
+        took
     })
 }
 
