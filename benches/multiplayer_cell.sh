@@ -8,6 +8,9 @@
 # The Rust server and the bare transport both run with a batch window of $WINDOW_US µs
 # (default 200; 0 for none): `HostBuilder::batch_window` and the bare transport's copy of
 # it, so the bare transport stays the limit (benches/RESULTS.md, issue 26).
+#
+# With SHARE=1 every server runs first on core 0 (SCHED_FIFO, `chrt -f 10`): the generator
+# may then use core 0's idle time too, never the server's own (see multiplayer_load.sh).
 
 # Waits until something listens on TCP (ws) or UDP (enet) port $2, up to 10 s.
 wait_port() {
@@ -23,13 +26,15 @@ wait_port() {
 
 start_server() {
   local s=$1 t=$2
+  local on0=(taskset -c 0)
+  [ "${SHARE:-0}" = 1 ] && on0=(taskset -c 0 chrt -f 10)
   port=$((30700 + RANDOM % 2000))
   case $s in
-    rust) taskset -c 0 "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port \
+    rust) "${on0[@]}" "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port \
       --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
-    bare) taskset -c 0 "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port \
+    bare) "${on0[@]}" "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port \
       --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
-    godot) taskset -c 0 "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
+    godot) "${on0[@]}" "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
       >/dev/null 2>&1 & ;;
   esac
   pid=$!

@@ -10,6 +10,13 @@
 # The Rust and bare servers gather for WINDOW_US µs (default 200) after a turn that left
 # nothing to do (`HostBuilder::batch_window`); WINDOW_US=0 runs them without.
 #
+# SHARE=1 lets the generator use the server's core too: every server runs first on core 0
+# (SCHED_FIFO, so a bot thread there only gets the time the server leaves idle), and the
+# generator runs one thread per core on all of them. On 2 cores the generator costs about
+# what a server does per call, so pinned apart neither side fills its core; this keeps the
+# generator from being the ceiling as far as two cores allow (needs the right to set
+# SCHED_FIFO: root or CAP_SYS_NICE).
+#
 # Per core: the generator reads the server's user + system CPU time from /proc/PID/stat at
 # the start and the end of its measured window, so "calls per CPU-second" is the server's
 # throughput per core even when the generator (not the server) is what limits calls/s; it
@@ -32,9 +39,19 @@ if [ "$cores" -lt 2 ]; then
   echo "needs at least 2 cores (server on core 0, bots on the rest)" >&2
   exit 1
 fi
-# Bots on every core but the server's, one runtime thread per core.
+# Bots on every core but the server's, one runtime thread per core; with SHARE=1 on every
+# core, the server first on its own.
+share=${SHARE:-0}
 gen_cpus="1-$((cores - 1))"
 threads=${LOAD_THREADS:-$((cores - 1))}
+if [ "$share" = 1 ]; then
+  if ! chrt -f 10 true 2>/dev/null; then
+    echo "SHARE=1 needs the right to set SCHED_FIFO (root or CAP_SYS_NICE)" >&2
+    exit 1
+  fi
+  gen_cpus="0-$((cores - 1))"
+  threads=${LOAD_THREADS:-$cores}
+fi
 clk=$(getconf CLK_TCK)
 # 1,000 bots are 1,000 sockets in the generator and in the server.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -45,7 +62,7 @@ fi
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "machine: $machine"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "generator: cores $gen_cpus, $threads thread(s); server: core 0; window ${secs} s; $runs run(s); batch window ${WINDOW_US:-200} µs"
+echo "generator: cores $gen_cpus, $threads thread(s); server: core 0$([ "$share" = 1 ] && echo ' (first: SCHED_FIFO)'); window ${secs} s; $runs run(s); batch window ${WINDOW_US:-200} µs"
 servers="rust bare"
 if [ -n "${GODOT4_BIN:-}" ]; then servers="rust bare godot"; else echo "GODOT4_BIN unset: no engine rows"; fi
 
@@ -68,7 +85,7 @@ for run in $(seq "$runs"); do
         out=$(taskset -c "$gen_cpus" "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" \
           --threads "$threads" --server-pid "$pid" --clk-tck "$clk")
         head -n -1 <<<"$out" | paste -sd ' ' -
-        echo "run=$run server=$s transport=$t $(tail -n 1 <<<"$out")" >>"$records"
+        echo "run=$run server=$s transport=$t threads=$threads cores=$cores share=$share $(tail -n 1 <<<"$out")" >>"$records"
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
         pid=
@@ -78,7 +95,7 @@ for run in $(seq "$runs"); do
 done
 
 echo
-echo "machine: $machine; load average after: $(cut -d' ' -f1-3 /proc/loadavg); window ${secs} s; generator $threads thread(s) on cores $gen_cpus, server on core 0; $runs run(s)"
+echo "machine: $machine; load average after: $(cut -d' ' -f1-3 /proc/loadavg); window ${secs} s; generator $threads thread(s) on cores $gen_cpus, server on core 0$([ "$share" = 1 ] && echo ' first'); $runs run(s)"
 echo
 python3 - "$records" <<'EOF'
 import statistics, sys
@@ -97,10 +114,15 @@ def spread(xs, fmt):
 def limit(rs):
     # What limited calls/s: a saturated server, a saturated generator, or neither (the
     # round trip: each bot waits for its answer, and the server answers once per frame).
+    # With SHARE=1 the generator has whatever the server leaves of all the cores, so when
+    # the two together fill them (90% or more), the machine is the limit.
     su = statistics.median(nums(rs, "server_util_pct"))
     gu = statistics.median(nums(rs, "gen_util_pct"))
     if su >= 90:
         return "server"
+    if rs[0].get("share") == "1":
+        used = su + gu * float(rs[0]["threads"])
+        return "both cores" if used >= 90 * float(rs[0]["cores"]) else "round trip"
     if gu >= 90:
         return "generator"
     return "round trip"
