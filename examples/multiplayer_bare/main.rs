@@ -40,6 +40,9 @@ mod udp;
 #[path = "../../src/multiplayer/net/wslink.rs"]
 #[allow(dead_code)]
 mod wslink;
+// The same batch window's wait as `net::Host`'s.
+#[path = "../../src/multiplayer/net/window.rs"]
+mod window;
 
 use ready::Ready;
 use std::future::Future;
@@ -50,6 +53,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+use window::gather;
 use wslink::{Link, Turn};
 
 fn usage() -> ! {
@@ -155,7 +159,7 @@ async fn ws_tasks(listener: TcpListener) -> io::Result<()> {
 /// One task for every connection: the listener's task hands each upgraded socket over;
 /// this task polls only the sockets whose wakers fired, reads every message each has,
 /// queues the echoes and writes each socket once per poll; with a `window`, a poll that
-/// left nothing to do ends with [`gather`], as `net::Host`'s does.
+/// left nothing to do ends with `window::gather`, as `net::Host`'s does.
 async fn ws_reactor(listener: TcpListener, window: Duration) -> io::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
@@ -267,19 +271,5 @@ async fn enet_echo(addr: SocketAddr, peers: usize, window: Duration) -> io::Resu
             }
         })
         .await;
-    }
-}
-
-/// The batch window (`HostBuilder::batch_window`): a blocking sleep of `window`, cut
-/// short at `until`, after a turn that left nothing to do. This server's runtime has one
-/// thread and nothing else on it.
-fn gather(window: Duration, until: Option<std::time::Instant>) {
-    if window.is_zero() {
-        return;
-    }
-    let now = std::time::Instant::now();
-    let end = until.map_or(now + window, |u| u.min(now + window));
-    if end > now {
-        std::thread::sleep(end - now);
     }
 }

@@ -445,15 +445,8 @@ impl Host {
             if self.sleep.as_mut().poll(cx).is_pending() {
                 // Everything is written and nothing is left: gather for the window. What
                 // arrives meanwhile is found by the runtime's next look at the sockets, all
-                // at once, and taken in one turn. (The bare transport of the load run has
-                // the same wait, `gather` in examples/multiplayer_bare, so it stays the limit.)
-                if !self.batch_window.is_zero() {
-                    let now = Instant::now();
-                    let until = (now + self.batch_window).min(wake.into_std());
-                    if until > now {
-                        std::thread::sleep(until - now);
-                    }
-                }
+                // at once, and taken in one turn.
+                super::window::gather(self.batch_window, Some(wake.into_std()));
                 return Poll::Pending;
             }
         }

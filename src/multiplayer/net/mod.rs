@@ -19,6 +19,7 @@ mod ready;
 mod shards;
 #[cfg(feature = "multiplayer-enet")]
 mod udp;
+mod window;
 #[cfg(feature = "multiplayer-websocket")]
 mod ws;
 #[cfg(feature = "multiplayer-websocket")]
