@@ -444,6 +444,9 @@ pub(crate) struct DialectSpec {
     pub rid: RidForm,
     /// The engine's own recursion limit (`Variant::MAX_RECURSION_DEPTH`).
     pub max_depth: usize,
+    /// The mainline engine whose file code (`FileAccess` wrappers, ConfigFile, resource
+    /// formats) this engine runs: see [`Dialect::file_family`].
+    pub file_family: Dialect,
 }
 
 const NO_ID: u8 = u8::MAX;
@@ -473,6 +476,7 @@ impl DialectSpec {
             double_math_flag: false,
             rid: RidForm::HeaderOnly,
             max_depth: 1024,
+            file_family: Dialect::Godot3,
         }
     }
 
@@ -729,6 +733,7 @@ static GODOT4: DialectSpec = DialectSpec {
     double_math_flag: true,
     rid: RidForm::Id64,
     keeps_root_nodepath: true,
+    file_family: Dialect::Godot4,
     ..DialectSpec::new("Godot 4", GODOT4_TYPES)
 };
 static GODOT3: DialectSpec = DialectSpec::new("Godot 3", GODOT3_TYPES);
@@ -792,6 +797,21 @@ impl Dialect {
     /// [`Config::max_depth`](crate::config::Config::max_depth).
     pub fn max_depth(self) -> usize {
         self.spec().max_depth
+    }
+
+    /// The mainline engine whose file code this engine runs: `Godot4` for Godot 4;
+    /// `Godot3` for Godot 3 and for Godot 2.1 and Pandemonium, whose `FileAccess`
+    /// wrappers (the encrypted file's ECB layout), ConfigFile and resource formats are
+    /// Godot 3's. The file forms built on this crate (`godot_bin_files`) pick their layout
+    /// from it.
+    ///
+    /// ```
+    /// use godot_bin::Dialect;
+    /// assert_eq!(Dialect::Godot4.file_family(), Dialect::Godot4);
+    /// assert_eq!(Dialect::Pandemonium.file_family(), Dialect::Godot3);
+    /// ```
+    pub fn file_family(self) -> Dialect {
+        self.spec().file_family
     }
 
     /// The wire id of `ty` in this dialect, if the dialect has the type.

@@ -164,23 +164,6 @@ pub enum ErrorKind {
         /// The dialects that decode the bytes cleanly.
         decodes_as: Vec<Dialect>,
     },
-    /// A save given to the Godot 3 → Godot 4 conversion is already Godot 4's; the text
-    /// says what showed it (its encrypted layout, or a value that decodes cleanly as
-    /// Godot 4 and not as Godot 3).
-    #[error("already a Godot 4 save: {0}; there is nothing to convert")]
-    AlreadyGodot4(String),
-    /// An encrypted save (`GDEC`) did not decrypt with the key or password given: the MD5
-    /// of the decrypted content differs from the one the file carries, which is the
-    /// engine's only check. (A file damaged after it was written fails the same way.)
-    #[error("wrong key or password: the decrypted content does not match the file's MD5")]
-    WrongKey,
-    /// An encrypted save (`GDEC`) was opened without a key or password.
-    #[error("the file is encrypted (GDEC): a key or password is needed")]
-    KeyRequired,
-    /// A save file's container (the `GDEC` or `GCPF` wrapper) is damaged or holds
-    /// something the engine cannot read: the message says what.
-    #[error("corrupt save file: {0}")]
-    CorruptFile(String),
     /// Reading or writing failed.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -204,7 +187,6 @@ fn one_of(names: &[&str], what: &str) -> String {
 ///
 /// One pointer wide, so that every `Result<(), Error>` the encoder and decoder pass up
 /// travels in a register (as serde_json's does), not through memory.
-#[derive(Debug)]
 pub struct Error {
     inner: Box<ErrorInner>,
 }
@@ -230,6 +212,72 @@ pub enum PathSegment {
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Where an error was found: the one position type of every godot_bin crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Position {
+    /// In bytes (a packet, a binary file, a save's content): the offset from the start.
+    Byte(usize),
+    /// In text: the byte offset, and its line and column (from 1; the column in characters).
+    Text {
+        /// Byte offset from the start of the text.
+        offset: usize,
+        /// Line, from 1.
+        line: usize,
+        /// Column in characters, from 1.
+        column: usize,
+    },
+    /// In a compressed file (a compressed binary resource, `RSCC`): the byte offset in its
+    /// decompressed content, since no offset in the compressed bytes points at a value.
+    Uncompressed(usize),
+}
+
+impl Position {
+    /// The position of byte `offset` of `text`: its line and column (an offset inside a
+    /// character counts as that character's start; past the end, the end).
+    ///
+    /// ```
+    /// use godot_bin::Position;
+    /// assert_eq!(
+    ///     Position::in_text("a = 1\nb = ?", 10),
+    ///     Position::Text { offset: 10, line: 2, column: 5 }
+    /// );
+    /// ```
+    pub fn in_text(text: &str, offset: usize) -> Position {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &text[..offset];
+        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        Position::Text {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
+/// `byte offset 7`, `line 2, column 4 (byte 10)`, `byte offset 7 of the decompressed
+/// content`: what follows "at" in an error's sentence.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Position::Byte(at) => write!(f, "byte offset {at}"),
+            Position::Text {
+                offset,
+                line,
+                column,
+            } => write!(f, "line {line}, column {column} (byte {offset})"),
+            Position::Uncompressed(at) => {
+                write!(f, "byte offset {at} of the decompressed content")
+            }
+        }
+    }
+}
+
 impl Error {
     /// An error of `kind` at byte `offset` of the input.
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
@@ -250,6 +298,20 @@ impl Error {
     /// The byte offset in the input where decoding failed, if the error came from decoding.
     pub fn offset(&self) -> Option<usize> {
         self.inner.offset
+    }
+
+    /// Where in the input: [`Position::Text`] for text that did not parse
+    /// ([`ErrorKind::Text`]), else [`Position::Byte`] at [`offset`](Self::offset).
+    pub fn position(&self) -> Option<Position> {
+        let offset = self.inner.offset?;
+        Some(match self.inner.kind {
+            ErrorKind::Text { line, column, .. } => Position::Text {
+                offset,
+                line,
+                column,
+            },
+            _ => Position::Byte(offset),
+        })
     }
 
     /// Where in the value decoding failed, as text: `players[3].hp` (empty at the top
@@ -334,6 +396,8 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// The kind, then where in the value, then where in the input:
+/// `invalid type: string "lots", expected i32 at players[1].hp at byte offset 52`.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.inner.kind, f)?;
@@ -344,6 +408,14 @@ impl fmt::Display for Error {
             Some(at) => write!(f, " at byte offset {at}"),
             None => Ok(()),
         }
+    }
+}
+
+/// The same sentence as `Display`, so that `fn main() -> Result<(), Error>` and
+/// `unwrap()` print it rather than the error's fields.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

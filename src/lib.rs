@@ -206,18 +206,18 @@
 //! ## Text, tools and math libraries
 //!
 //! [`Variant`] prints in the engine's text form (`var_to_str`) and parses it back
-//! ([`text`]); the `cli` feature builds the `godot-bin` inspector (`dump`, `encode`,
-//! `explain`); the `glam` and `mint` features add conversions for the math types
-//! (`interop`).
+//! ([`text`]); [`explain`] annotates a packet field by field; the `glam` and `mint`
+//! features add conversions for the math types (`interop`).
 //!
-//! ## Save files, resources and ConfigFiles
+//! ## Beside this crate
 //!
-//! The `files` feature reads and writes the engine's encrypted and compressed save files
-//! (`file`); the `resource` feature, the other files the engine keeps Variants in: text
-//! and binary resources and scenes (`.tres`, `.tscn`, `.res`, `.scn`) and ConfigFiles
-//! (`.cfg`, `project.godot`, plain or encrypted), each read and written back byte for
-//! byte, with serde for a resource's, a node's or a section's properties, and conversions
-//! between the forms (`resource`).
+//! The same workspace publishes the rest of what sits around packets in games, each
+//! crate versioned apart and built on this one's public API:
+//! [`godot_bin_files`](https://docs.rs/godot_bin_files) (save files, resources, scenes and
+//! ConfigFiles, read and written back byte for byte),
+//! [`godot_bin_multiplayer`](https://docs.rs/godot_bin_multiplayer) (Godot 4's high-level
+//! multiplayer: servers and bots for unmodified games) and
+//! [`godot_bin_cli`](https://docs.rs/godot_bin_cli) (the `godot-bin` command).
 //!
 //! ## Errors
 //!
@@ -246,16 +246,10 @@ mod de;
 mod dialect;
 mod error;
 pub mod explain;
-#[cfg(feature = "files")]
-pub mod file;
 pub mod framing;
 #[cfg(any(feature = "glam", feature = "mint"))]
 pub mod interop;
-#[cfg(feature = "multiplayer-core")]
-pub mod multiplayer;
 mod packet;
-#[cfg(feature = "resource")]
-pub mod resource;
 mod ser;
 pub mod text;
 mod types;
@@ -267,7 +261,7 @@ pub use de::nodepath_padding;
 pub use de::Deserializer;
 pub use de::{from_reader, from_slice, take_from_slice};
 pub use dialect::{Dialect, ParseDialectError, VariantType};
-pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use ser::{to_vec, to_writer, Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
 pub use types::math::*;

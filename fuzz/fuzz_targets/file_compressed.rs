@@ -3,7 +3,7 @@
 //! one byte changed. See `godot_bin_fuzz::check_file`.
 #![no_main]
 
-use godot_bin::file::{self, Compression, Key};
+use godot_bin_files::save::{self as file, Compression, Key};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! content, cut or with one byte changed. See `godot_bin_fuzz::check_file`.
 #![no_main]
 
-use godot_bin::file::{self, Key};
+use godot_bin_files::save::{self as file, Key};
 use godot_bin::Dialect;
 use libfuzzer_sys::fuzz_target;
 

@@ -6,8 +6,8 @@
 //! declared node and method; the peers it lists never include itself.
 #![no_main]
 
-use godot_bin::multiplayer::wire;
-use godot_bin::multiplayer::{
+use godot_bin_multiplayer::wire;
+use godot_bin_multiplayer::{
     Client, Event, NodeConfig, Options, Output, Rpc, Scene, TransferMode, SERVER_ID,
 };
 use libfuzzer_sys::fuzz_target;

@@ -3,8 +3,8 @@
 //! arguments decode or fail cleanly; the relay never makes a packet claim another source.
 #![no_main]
 
-use godot_bin::multiplayer::wire::{self, Command, Sys};
-use godot_bin::multiplayer::{
+use godot_bin_multiplayer::wire::{self, Command, Sys};
+use godot_bin_multiplayer::{
     Client, Event, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode,
 };
 use libfuzzer_sys::fuzz_target;

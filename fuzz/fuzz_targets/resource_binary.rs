@@ -7,7 +7,7 @@
 //! reads back.
 #![no_main]
 
-use godot_bin::resource::{BinaryResource, TextResource};
+use godot_bin_files::resource::{BinaryResource, TextResource};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

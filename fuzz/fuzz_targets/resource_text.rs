@@ -4,7 +4,7 @@
 //! Godot 4 without a panic.
 #![no_main]
 
-use godot_bin::resource::{BinaryResource, ConfigFile, TextResource};
+use godot_bin_files::resource::{BinaryResource, ConfigFile, TextResource};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -418,13 +418,13 @@ pub fn file_alloc_bound(input: &[u8]) -> usize {
 }
 
 /// Every check on one save file's bytes, as the engine would open them:
-/// * the slice functions and the streaming [`Reader`](godot_bin::file::Reader) agree
+/// * the slice functions and the streaming [`Reader`](godot_bin_files::save::Reader) agree
 ///   on whether the container is sound, and on its content;
 /// * container errors carry an offset inside the file;
 /// * reading the values (Godot 3 and Godot 4) never panics;
 /// * nothing allocates more than [`file_alloc_bound`].
-pub fn check_file(input: &[u8], key: &godot_bin::file::Key) {
-    use godot_bin::file::{self, Reader};
+pub fn check_file(input: &[u8], key: &godot_bin_files::save::Key) {
+    use godot_bin_files::save::{self as file, Reader};
     use std::io::Read;
     let bound = file_alloc_bound(input);
     let (whole, peak) = peak_during(|| match input.get(..4) {
@@ -439,12 +439,10 @@ pub fn check_file(input: &[u8], key: &godot_bin::file::Key) {
             input.len()
         );
     }
-    let (streamed, peak) = peak_during(|| -> godot_bin::Result<Vec<u8>> {
+    let (streamed, peak) = peak_during(|| -> godot_bin_files::Result<Vec<u8>> {
         let mut reader = Reader::with_key(input, key, &Config::default())?;
         let mut content = Vec::new();
-        reader
-            .read_to_end(&mut content)
-            .map_err(|e| godot_bin::Error::from(ErrorKind::Io(e)))?;
+        reader.read_to_end(&mut content)?;
         Ok(content)
     });
     if alloc_check_enabled() {
@@ -460,11 +458,11 @@ pub fn check_file(input: &[u8], key: &godot_bin::file::Key) {
             (Ok(_), Err(e)) => panic!("the slice read the file, the stream failed: {e}"),
             // A Godot 4 file whose MD5 starts with the word 1 reads only through the
             // slice function, which tries both layouts.
-            (Err(e), Ok(_)) if !matches!(e.kind(), ErrorKind::WrongKey) => {
+            (Err(e), Ok(_)) if !matches!(e.kind(), godot_bin_files::ErrorKind::WrongKey) => {
                 panic!("the stream read the file, the slice failed: {e}")
             }
             (Err(e), _) => {
-                if let Some(at) = e.offset() {
+                if let Some(godot_bin::Position::Byte(at)) = e.position() {
                     assert!(at <= input.len(), "offset {at} past the file: {e}");
                 }
             }

@@ -5,6 +5,7 @@
 
 use crate::config::Config;
 use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind};
 use crate::packet::Decoder;
 
 impl Config {
@@ -38,9 +39,44 @@ impl Config {
             .collect()
     }
 
+    /// `error`, from decoding `bytes` with this configuration, as
+    /// [`ErrorKind::WrongDialect`] when other dialects decode the bytes cleanly (see
+    /// [`dialects_that_decode`](Self::dialects_that_decode)); as it was otherwise. The
+    /// offset and path stay.
+    ///
+    /// ```
+    /// use godot_bin::{Config, Dialect, ErrorKind, Variant, Vector3};
+    /// let bytes = Config::new(Dialect::Godot3).to_vec(&Vector3::new(1.0, 2.0, 3.0))?;
+    /// let cfg = Config::default();
+    /// let err = cfg.from_slice::<Variant>(&bytes).unwrap_err();
+    /// let err = cfg.hint_dialect(&bytes, err);
+    /// assert!(matches!(err.kind(), ErrorKind::WrongDialect { .. }));
+    /// assert!(err.to_string().contains("decodes cleanly as Godot 3"));
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn hint_dialect(&self, bytes: &[u8], mut error: Error) -> Error {
+        if matches!(
+            error.kind(),
+            ErrorKind::WrongDialect { .. } | ErrorKind::Io(_)
+        ) {
+            return error;
+        }
+        let decodes_as = self.dialects_that_decode(bytes);
+        if decodes_as.is_empty() {
+            return error;
+        }
+        let inner = std::mem::replace(error.kind_mut(), ErrorKind::UnexpectedEof);
+        *error.kind_mut() = ErrorKind::WrongDialect {
+            dialect: self.dialect,
+            error: Box::new(inner),
+            decodes_as,
+        };
+        error
+    }
+
     /// This configuration with another dialect; a depth limit left at the old dialect's
     /// default becomes the new one's.
-    pub(crate) fn with_dialect(&self, dialect: Dialect) -> Config {
+    pub fn with_dialect(&self, dialect: Dialect) -> Config {
         let mut cfg = self.clone();
         if cfg.max_depth == self.dialect.max_depth() {
             cfg.max_depth = dialect.max_depth();

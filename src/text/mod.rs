@@ -118,8 +118,8 @@ mod display;
 mod order;
 mod parse;
 
-#[cfg(feature = "resource")]
-pub(crate) use parse::word_value;
+#[doc(hidden)]
+pub use parse::word_value;
 pub use parse::{ParseError, MAX_DEPTH};
 
 use crate::dialect::Dialect;

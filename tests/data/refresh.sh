@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Re-copies the engine-made test data from the team's shared folder into tests/data/ and
-# says what changed. The shared folder is ${GODOT_BIN_SHARED:-../shared}, relative to the
+# Re-copies the engine-made test data from the team's shared folder into tests/data/ (the
+# golden packets) and crates/godot_bin_files/tests/data/ (the save files), and says what
+# changed. The shared folder is ${GODOT_BIN_SHARED:-../shared}, relative to the
 # repository's root (the folder beside the checkout).
 #
 #   tests/data/refresh.sh            report the differences, then copy
@@ -23,8 +24,8 @@ fi
 # source directory in the shared folder -> directory here
 pairs=(
   "$shared/golden:tests/data/golden"
-  "$shared/golden/files/godot3:tests/data/files/godot3"
-  "$shared/golden/files/godot4:tests/data/files/godot4"
+  "$shared/golden/files/godot3:crates/godot_bin_files/tests/data/files/godot3"
+  "$shared/golden/files/godot4:crates/godot_bin_files/tests/data/files/godot4"
 )
 
 differ=0
@@ -55,7 +56,7 @@ for pair in "${pairs[@]}"; do
 done
 
 if [ "$differ" = 0 ]; then
-  echo "tests/data matches $shared"
+  echo "the engine data here matches $shared"
   exit 0
 fi
 if [ "$check" = 1 ]; then

@@ -279,7 +279,7 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
                 // One byte set to a random value.
                 0 | 1 => {
                     let i = rng.below(m.len());
-                    m[i] = rng.next() as u8;
+                    m[i] = rng.next_u64() as u8;
                 }
                 // One aligned word replaced by an interesting value.
                 2 => {
@@ -294,11 +294,11 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
                 }
                 // Truncated, or with a few random bytes appended.
                 4 => {
-                    if rng.next().is_multiple_of(2) {
+                    if rng.next_u64().is_multiple_of(2) {
                         m.truncate(rng.below(m.len()));
                     } else {
                         for _ in 0..1 + rng.below(8) {
-                            m.push(rng.next() as u8);
+                            m.push(rng.next_u64() as u8);
                         }
                     }
                 }
@@ -306,7 +306,7 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
                 _ => {
                     for _ in 0..2 + rng.below(3) {
                         let i = rng.below(m.len());
-                        m[i] = rng.next() as u8;
+                        m[i] = rng.next_u64() as u8;
                     }
                 }
             }
@@ -319,15 +319,15 @@ fn packets(f: &Flavour) -> Vec<Vec<u8>> {
         let mut p = vec![rng.below(f.type_bound) as u8, 0, 0, 0];
         match rng.below(8) {
             0 => p[2] = 1,
-            1 => p[3] = rng.next() as u8,
+            1 => p[3] = rng.next_u64() as u8,
             _ => {}
         }
         for _ in 0..rng.below(10) {
             let w = match rng.below(4) {
                 0 => WORDS[rng.below(WORDS.len())],
                 1 => rng.below(40) as u32,
-                2 => rng.next() as u32 & 0x7F7F_7F7F, // ASCII-ish text
-                _ => rng.next() as u32,
+                2 => rng.next_u64() as u32 & 0x7F7F_7F7F, // ASCII-ish text
+                _ => rng.next_u64() as u32,
             };
             p.extend_from_slice(&w.to_le_bytes());
         }

@@ -1,4 +1,4 @@
-//! Self-test of the engine harness (`tests/support/godot.rs` and its two table rows,
+//! Self-test of the engine harness (the test kit's `godot.rs` and its two table rows,
 //! `godot3.rs` and `godot4.rs`): each test is written once and run with both engines,
 //! with what differs between them (the GDScript names, the expected text and bytes, how a
 //! script error shows) in the small table [`Gd`].

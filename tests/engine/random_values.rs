@@ -37,32 +37,15 @@ use godot_bin::Config;
 use libtest_mimic::Trial;
 use std::time::{Duration, Instant};
 
-// Each script with the record writer they share appended.
-const GEN4: &str = concat!(
-    include_str!("random_values/gen4.gd"),
-    include_str!("random_values/record.gd")
-);
-const GEN3: &str = concat!(
-    include_str!("random_values/gen3.gd"),
-    include_str!("random_values/record.gd")
-);
-const CHECK4: &str = concat!(
-    include_str!("random_values/check4.gd"),
-    include_str!("random_values/record.gd")
-);
-const CHECK3: &str = concat!(
-    include_str!("random_values/check3.gd"),
-    include_str!("random_values/record.gd")
-);
-
-/// The seed CI runs.
-pub const DEFAULT_SEED: u64 = 16_2026_1123;
-/// Values per engine and direction in CI.
-pub const DEFAULT_COUNT: usize = 4000;
-/// Env var: another seed.
-pub const SEED_ENV: &str = "GODOT_BIN_DIFF_SEED";
-/// Env var: another count.
-pub const COUNT_ENV: &str = "GODOT_BIN_DIFF_COUNT";
+// Each script with the record writer they share appended (the generators live in the
+// test kit: godot_bin_files' resource round trips use them too).
+use crate::support::{GEN3_GD as GEN3, GEN4_GD as GEN4, RECORD_GD};
+fn check4() -> String {
+    format!("{}{RECORD_GD}", include_str!("random_values/check4.gd"))
+}
+fn check3() -> String {
+    format!("{}{RECORD_GD}", include_str!("random_values/check3.gd"))
+}
 
 pub fn trials() -> Vec<Trial> {
     vec![
@@ -70,13 +53,13 @@ pub fn trials() -> Vec<Trial> {
             engine_to_crate(e, GEN4);
         }),
         trial::<G4>("random_values::godot4_crate_to_engine", |e| {
-            crate_to_engine(e, CHECK4);
+            crate_to_engine(e, &check4());
         }),
         trial::<G3>("random_values::godot3_engine_to_crate", |e| {
             engine_to_crate(e, GEN3);
         }),
         trial::<G3>("random_values::godot3_crate_to_engine", |e| {
-            crate_to_engine(e, CHECK3);
+            crate_to_engine(e, &check3());
         }),
         Trial::test("random_values::printf_g_matches_c", || {
             compare::printf_g_matches_c();
@@ -92,19 +75,7 @@ pub fn trials() -> Vec<Trial> {
     ]
 }
 
-/// Seed and count for this run.
-pub fn settings() -> (u64, usize) {
-    let read = |name: &str| {
-        std::env::var(name).ok().filter(|v| !v.is_empty()).map(|v| {
-            v.parse::<u64>()
-                .unwrap_or_else(|e| panic!("{name}={v}: {e}"))
-        })
-    };
-    (
-        read(SEED_ENV).unwrap_or(DEFAULT_SEED),
-        read(COUNT_ENV).map_or(DEFAULT_COUNT, |n| n as usize),
-    )
-}
+pub use crate::support::random_settings as settings;
 
 /// Runs `call` (GDScript using the script `helper.gd`, written into the run directory with
 /// `inputs`) in `engine` and returns the file `out.bin` it wrote.

@@ -1,5 +1,5 @@
 //! Tests against the real Godot 3 engine (`godot3-server`, 3.2.3), run headless through
-//! `tests/support/godot3.rs`.
+//! the test kit's `godot3.rs`.
 //!
 //! * The crate encodes a derived struct; the engine decodes it with `bytes2var`, prints it
 //!   with `var2str` (asserted as text) and re-encodes it with `var2bytes` (asserted equal to

@@ -1,6 +1,6 @@
 //! Peak allocation while decoding hostile packets stays under `64 × input + 64 KiB`.
 //!
-//! The counting allocator of `tests/support/alloc.rs` counts per thread, so the test
+//! The counting allocator of the test kit's `alloc.rs` counts per thread, so the test
 //! harness and other tests running at the same time do not disturb a measurement; each
 //! measurement runs its decode on the measuring thread and reads the peak above the
 //! bytes live when it started. Run with `--nocapture` to see the table of peaks.

@@ -124,7 +124,7 @@ fn mutations(original: u8, rng: &mut XorShift) -> [u8; 8] {
         original ^ 0x80,
         original.wrapping_add(1),
         original.wrapping_sub(1),
-        rng.next() as u8,
+        rng.next_u64() as u8,
     ]
 }
 
@@ -234,7 +234,7 @@ fn byte_mutations_never_panic_and_reencode_stably() {
             let mut m = row.bytes.clone();
             for _ in 0..1 + n % 4 {
                 let i = rng.below(m.len());
-                m[i] = rng.next() as u8;
+                m[i] = rng.next_u64() as u8;
             }
             run(&m, &format!("{} {} multi {n}", row.file, row.name));
         }

@@ -366,7 +366,7 @@ fn basis_from(n: &[f32]) -> Basis {
 /// The value of a word that is a whole value by itself (`true`, `false`, `null`, `nil` and
 /// the float words): the engine's reader takes no `(` or `[` after these, so in `inf(3`
 /// the `(` is not part of the value.
-pub(crate) fn word_value(id: &str) -> Option<Variant> {
+pub fn word_value(id: &str) -> Option<Variant> {
     match id {
         "true" => Some(Variant::Bool(true)),
         "false" => Some(Variant::Bool(false)),

@@ -19,8 +19,7 @@ mod lexer;
 mod stack;
 
 use crate::variant::Variant;
-#[cfg(feature = "resource")]
-pub(crate) use construct::word_value;
+pub use construct::word_value;
 use lexer::Tok;
 use std::fmt;
 

@@ -1,0 +1,259 @@
+//! Save files in the CLI: `dump` and `explain` open encrypted (`GDEC`) and compressed
+//! (`GCPF`) files by their magic, and `convert` moves a Godot 3 save to Godot 4.
+
+use crate::Failure;
+use clap::{Args, ValueEnum};
+use godot_bin::Dialect;
+use godot_bin_files::save::{self as file, Compression, Container, ConvertOptions, Key, Target};
+use godot_bin_files::{ErrorKind, Position};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The key of an encrypted file, for the commands that read files.
+#[derive(Args, Default)]
+pub struct KeyArgs {
+    /// The password an encrypted file (GDEC) was written with (open_encrypted_with_pass).
+    #[arg(long, conflicts_with = "key")]
+    password: Option<String>,
+    /// The 32-byte key an encrypted file was written with (open_encrypted), as 64 hex
+    /// digits.
+    #[arg(long)]
+    key: Option<String>,
+}
+
+impl KeyArgs {
+    pub fn key(&self) -> Result<Option<Key>, Failure> {
+        match (&self.password, &self.key) {
+            (Some(p), _) => Ok(Some(Key::password(p))),
+            (None, Some(hex)) => Key::from_hex(hex.trim())
+                .map(Some)
+                .ok_or_else(|| Failure::msg("--key takes 64 hexadecimal digits (32 bytes)")),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+fn failure(e: godot_bin_files::Error) -> Failure {
+    let hint = match e.kind() {
+        ErrorKind::KeyRequired => ": give --password or --key",
+        ErrorKind::WrongKey => " (check --password / --key)",
+        _ => "",
+    };
+    // A value's own error: its kind, and its offset in the packet.
+    let (offset, message) = match e.kind() {
+        ErrorKind::Variant(inner) => (inner.offset(), inner.kind().to_string()),
+        kind => match e.position() {
+            Some(Position::Byte(at)) => (Some(at), kind.to_string()),
+            _ => (None, kind.to_string()),
+        },
+    };
+    Failure {
+        offset,
+        message: format!("{message}{hint}"),
+        hint: None,
+    }
+}
+
+/// The content and container of `data` if it is an encrypted or compressed file; `None`
+/// for anything else.
+pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, Container)>, Failure> {
+    match data.get(..4) {
+        Some(b"GDEC") => {
+            let key = keys
+                .key()?
+                .ok_or_else(|| failure(ErrorKind::KeyRequired.into()))?;
+            let content = file::decrypt(data, &key).map_err(failure)?;
+            let reader = file::Reader::with_key(data, &key, &godot_bin::Config::default())
+                .map_err(failure)?;
+            Ok(Some((content, reader.container().clone())))
+        }
+        Some(b"GCPF") => {
+            let content = file::decompress(data).map_err(failure)?;
+            let reader = file::Reader::new(data, &godot_bin::Config::default()).map_err(failure)?;
+            Ok(Some((content, reader.container().clone())))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Writes an annotated dump of a container's header to `out`; the content's frames are
+/// explained after it by the caller.
+pub fn explain_header(data: &[u8], what: &str, out: &mut impl Write) -> Result<(), Failure> {
+    let word = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap());
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    writeln!(out, "== {what} ==")?;
+    if data.starts_with(b"GDEC") {
+        writeln!(out, "000000  47 44 45 43  magic \"GDEC\"")?;
+        let godot3 = word(4) == 1;
+        let base = if godot3 {
+            writeln!(out, "000004  mode 1 (Godot 3 layout: AES-256-ECB, no IV)")?;
+            8
+        } else {
+            4
+        };
+        writeln!(
+            out,
+            "{base:06x}  MD5 of the content {}",
+            hex(&data[base..base + 16])
+        )?;
+        let len = u64::from_le_bytes(data[base + 16..base + 24].try_into().unwrap());
+        writeln!(out, "{:06x}  content length {len} (u64)", base + 16)?;
+        let start = if godot3 {
+            base + 24
+        } else {
+            writeln!(
+                out,
+                "{:06x}  IV {} (Godot 4 layout: AES-256-CFB)",
+                base + 24,
+                hex(&data[base + 24..base + 40])
+            )?;
+            base + 40
+        };
+        let padded = len.div_ceil(16) * 16;
+        writeln!(
+            out,
+            "{start:06x}  {padded} encrypted bytes (the content zero-padded to 16)"
+        )?;
+    } else {
+        let mode = word(4);
+        let name = Compression::from_mode(mode).map_or("unknown".into(), |c| c.to_string());
+        let (block, total) = (word(8), word(12));
+        writeln!(out, "000000  47 43 50 46  magic \"GCPF\"")?;
+        writeln!(out, "000004  mode {mode} ({name})")?;
+        writeln!(out, "000008  block size {block}")?;
+        writeln!(out, "00000c  content length {total}")?;
+        let count = u64::from(total / block.max(1)) + 1;
+        let mut at = 16 + 4 * count as usize;
+        for i in 0..count as usize {
+            let size = word(16 + 4 * i);
+            writeln!(
+                out,
+                "{:06x}  block {i}: {size} compressed bytes at {at:06x}",
+                16 + 4 * i
+            )?;
+            at += size as usize;
+        }
+        writeln!(out, "{at:06x}  magic \"GCPF\" again")?;
+    }
+    writeln!(out, "-- content (offsets below are in the content) --")?;
+    Ok(())
+}
+
+/// `godot-bin convert`.
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The Godot 3 save: plain, encrypted (with --password / --key) or compressed.
+    input: PathBuf,
+    /// Where to write the Godot 4 save (written only if the conversion succeeds).
+    output: PathBuf,
+    /// What to write: like the input (the default; an encrypted save keeps its key, with
+    /// Godot 4's layout), plain, encrypted, or compressed in one of the modes.
+    #[arg(long, value_enum, default_value_t = ToArg::Same)]
+    to: ToArg,
+    /// The password to encrypt the output with (default: the input's).
+    #[arg(long, conflicts_with = "new_key")]
+    new_password: Option<String>,
+    /// The key to encrypt the output with, as 64 hex digits (default: the input's).
+    #[arg(long)]
+    new_key: Option<String>,
+    /// Refuse to write anything when some value has no exact Godot 4 counterpart.
+    #[arg(long)]
+    strict: bool,
+    /// Resources and scenes: keep a Godot 3 file's engine (by default it becomes Godot 4).
+    #[arg(long)]
+    same_engine: bool,
+    #[command(flatten)]
+    keys: KeyArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ToArg {
+    Same,
+    Plain,
+    Encrypted,
+    Fastlz,
+    Deflate,
+    Zstd,
+    Gzip,
+}
+
+pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let key = args.keys.key()?;
+    let new_key = match (&args.new_password, &args.new_key) {
+        (Some(p), _) => Some(Key::password(p)),
+        (None, Some(hex)) => Some(
+            Key::from_hex(hex.trim())
+                .ok_or_else(|| Failure::msg("--new-key takes 64 hexadecimal digits"))?,
+        ),
+        (None, None) => None,
+    };
+    // Resources, scenes and ConfigFiles go their own way (resources.rs).
+    let data = std::fs::read(&args.input)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
+    if let Some(doc) = crate::resources::open(&args.input, &data, key.clone())? {
+        return crate::resources::convert(
+            doc,
+            &args.output,
+            key,
+            new_key,
+            args.same_engine,
+            args.strict,
+            out,
+        );
+    }
+    let target = match args.to {
+        ToArg::Same if new_key.is_some() => Target::Encrypted(new_key.clone().unwrap()),
+        ToArg::Same => Target::Same,
+        ToArg::Plain => Target::Plain,
+        ToArg::Encrypted => Target::Encrypted(new_key.or(key.clone()).ok_or_else(|| {
+            Failure::msg(
+                "--to encrypted needs --new-password or --new-key (or an encrypted input's key)",
+            )
+        })?),
+        ToArg::Fastlz => Target::Compressed(Compression::FastLz),
+        ToArg::Deflate => Target::Compressed(Compression::Deflate),
+        ToArg::Zstd => Target::Compressed(Compression::Zstd),
+        ToArg::Gzip => Target::Compressed(Compression::Gzip),
+    };
+    let input = std::fs::File::open(&args.input)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
+    let mut options = ConvertOptions::new().target(target);
+    if let Some(key) = key {
+        options = options.key(key);
+    }
+    let mut written = Vec::new();
+    let done = file::convert_godot3_to_godot4(input, &mut written, &options).map_err(failure)?;
+
+    writeln!(out, "read:    {} (Godot 3)", done.input)?;
+    writeln!(out, "values:  {}", done.values)?;
+    for (ty, n) in &done.types {
+        let (from, to) = (Dialect::Godot3.type_id(*ty), Dialect::Godot4.type_id(*ty));
+        match (from, to) {
+            (Some(a), Some(b)) => writeln!(
+                out,
+                "  {n:>6} x {:<20} type {a:>2} -> {b:>2}",
+                ty.to_string()
+            )?,
+            _ => writeln!(out, "  {n:>6} x {ty}")?,
+        }
+    }
+    for issue in &done.issues {
+        writeln!(out, "issue:   {issue}")?;
+    }
+    if args.strict && !done.issues.is_empty() {
+        return Err(Failure::msg(format!(
+            "{} value(s) have no exact Godot 4 counterpart; nothing written (--strict)",
+            done.issues.len()
+        )));
+    }
+    std::fs::write(&args.output, &written)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.output.display())))?;
+    writeln!(
+        out,
+        "wrote:   {}: {} (Godot 4), {} bytes",
+        args.output.display(),
+        done.output,
+        written.len()
+    )?;
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! The `godot-bin` binary's tests: packets (`cli`), resources, scenes and ConfigFiles
+//! (`resources`), and the README's shell blocks run as written (`readme`).
+
+use godot_bin_testkit as support;
+
+mod cli;
+mod readme;
+mod resources;
+mod saves;

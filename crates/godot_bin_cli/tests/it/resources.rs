@@ -1,0 +1,166 @@
+//! `godot-bin dump` and `convert` on resources, scenes and ConfigFiles.
+
+use crate::support::golden::resource_fixture as fixture;
+use godot_bin::Variant;
+use godot_bin_files::resource::{BinaryResource, ConfigFile, TextResource};
+use godot_bin_files::save::Key;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_godot-bin");
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("godot_bin-cli-res-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run godot-bin");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn put(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn dump_shows_each_form_as_text() {
+    let dir = scratch("dump");
+    for (engine, name, text_twin) in [
+        ("godot4", "item.tres", None),
+        ("godot4", "level.tscn", None),
+        ("godot4", "level.scn", Some("level.tscn")),
+        ("godot3", "item_c.res", Some("item.tres")),
+        ("godot4", "game.cfg", None),
+    ] {
+        let bytes = fixture(engine, name);
+        let path = put(&dir, name, &bytes);
+        let (ok, out, err) = run(&["dump", &path]);
+        assert!(ok, "dump {engine}/{name}: {err}");
+        match text_twin {
+            // A text file prints as itself.
+            None => assert_eq!(out, String::from_utf8(bytes).unwrap()),
+            // A binary one as the text it converts to: the same nodes and properties.
+            Some(twin) => {
+                let ours = TextResource::parse(&out).unwrap();
+                let theirs = TextResource::from_bytes(&fixture(engine, twin)).unwrap();
+                assert_eq!(
+                    ours.sections().len(),
+                    theirs.sections().len(),
+                    "{engine}/{name}"
+                );
+                assert!(err.contains("shown as text"), "{err}");
+            }
+        }
+    }
+    // An encrypted ConfigFile, whatever its extension, with its password.
+    let path = put(&dir, "settings.dat", &fixture("godot4", "game_pass.cfg"));
+    let (ok, out, err) = run(&["dump", "--password", "s3cret", &path]);
+    assert!(ok, "{err}");
+    assert_eq!(out.as_bytes(), &fixture("godot4", "game.cfg")[..]);
+}
+
+#[test]
+fn dump_json_has_every_section() {
+    let dir = scratch("json");
+    let path = put(&dir, "level.tscn", &fixture("godot4", "level.tscn"));
+    let (ok, out, err) = run(&["dump", "--json", &path]);
+    assert!(ok, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["form"], "text scene");
+    let sections = doc["sections"].as_array().unwrap();
+    let player = sections
+        .iter()
+        .find(|s| s["attributes"]["name"] == "Player")
+        .unwrap();
+    assert_eq!(player["properties"]["metadata/hp"], 100);
+    assert!(
+        player["properties"]["metadata/gear"]["$SubResource"].is_string(),
+        "{player}"
+    );
+    let enemy = sections
+        .iter()
+        .find(|s| s["attributes"]["name"] == "Enemy")
+        .unwrap();
+    assert_eq!(enemy["attributes"]["instance"]["$ExtResource"], "3");
+
+    let path = put(&dir, "game.cfg", &fixture("godot3", "game.cfg"));
+    let (ok, out, _) = run(&["dump", "--json", &path]);
+    assert!(ok);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["sections"]["player"]["hp"], 100);
+}
+
+#[test]
+fn convert_moves_between_forms_by_extension() {
+    let dir = scratch("convert");
+    // text -> binary -> text, Godot 4.
+    let tres = put(&dir, "item.tres", &fixture("godot4", "item.tres"));
+    let res = dir.join("item.res").to_string_lossy().into_owned();
+    let (ok, out, err) = run(&["convert", &tres, &res]);
+    assert!(ok, "{err}{out}");
+    let bin = BinaryResource::from_bytes(&std::fs::read(&res).unwrap()).unwrap();
+    assert_eq!(bin.resource().get("hp"), Some(&Variant::Int(150)));
+    let back = dir.join("back.tres").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &res, &back]);
+    assert!(ok, "{err}");
+    let text = TextResource::from_bytes(&std::fs::read(&back).unwrap()).unwrap();
+    assert_eq!(text.resource().unwrap().get("hp"), Some(&Variant::Int(150)));
+
+    // A Godot 3 scene becomes Godot 4 and the renamed class is reported.
+    let g3 = put(&dir, "level3.tscn", &fixture("godot3", "level.tscn"));
+    let g4 = dir.join("level4.scn").to_string_lossy().into_owned();
+    let (ok, out, err) = run(&["convert", &g3, &g4]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Spatial is Node3D"), "{out}");
+    let scn = BinaryResource::from_bytes(&std::fs::read(&g4).unwrap()).unwrap();
+    assert_eq!(scn.header().version.0, 4);
+    // ...and --strict refuses to write it.
+    let strict = dir.join("strict.scn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", "--strict", &g3, &strict]);
+    assert!(!ok && err.contains("--strict"), "{err}");
+    assert!(!PathBuf::from(&strict).exists());
+    // --same-engine keeps Godot 3.
+    let same = dir.join("level3.scn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", "--same-engine", &g3, &same]);
+    assert!(ok, "{err}");
+    let scn3 = BinaryResource::from_bytes(&std::fs::read(&same).unwrap()).unwrap();
+    assert_eq!(scn3.header().version.0, 3);
+}
+
+#[test]
+fn convert_encrypts_and_decrypts_config_files() {
+    let dir = scratch("cfg");
+    let plain = put(&dir, "game.cfg", &fixture("godot4", "game.cfg"));
+    let enc = dir.join("game_enc.cfg").to_string_lossy().into_owned();
+    let (ok, out, err) = run(&["convert", "--password", "pw", &plain, &enc]);
+    assert!(ok, "{err}{out}");
+    let bytes = std::fs::read(&enc).unwrap();
+    assert_eq!(&bytes[..4], b"GDEC");
+    let (cfg, _) = ConfigFile::from_encrypted(&bytes, &Key::password("pw")).unwrap();
+    assert_eq!(
+        cfg.to_string().as_bytes(),
+        &fixture("godot4", "game.cfg")[..]
+    );
+    // The engine's own encrypted file, decrypted.
+    let theirs = put(&dir, "save.bin", &fixture("godot4", "game_pass.cfg"));
+    let out_plain = dir.join("save.cfg").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", "--password", "s3cret", &theirs, &out_plain]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(&out_plain).unwrap(),
+        fixture("godot4", "game.cfg")
+    );
+}

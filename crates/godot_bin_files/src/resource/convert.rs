@@ -1,0 +1,509 @@
+//! Conversions: text ↔ binary resources and scenes, and Godot 3 → Godot 4 text.
+//!
+//! Text → binary keeps every resource, property and value; what a binary file cannot hold
+//! is reported ([`Issue`]): an object that is not a resource (the engine stores it as
+//! null), a typed Array's or Dictionary's element types (Godot 4.4's binary files store
+//! them plain; the engine retypes them when it assigns them to a typed property). A scene's
+//! nodes go into the `PackedScene`'s `_bundled` Dictionary ([`super::scene`]). The engine
+//! loads the result to the same content; its own binary file of that resource would also
+//! list, in its string table, every stored property of each class (which no file holds)
+//! and store the `script` property of every resource as null.
+//!
+//! Binary → text writes what the engine's text saver writes for the same content, except
+//! what the binary file does not hold: external resources get the ids `"1"`, `"2"`... in
+//! table order (the engine's own are `"1_abcde"` with random letters, or numbers when it
+//! has no uids), and the main resource's id is dropped (text files have none).
+//!
+//! Godot 3 → Godot 4 (text): classes Godot 4 renamed (`Spatial` → `Node3D`...; the list
+//! of [`crate::save::convert_godot3_to_godot4`]) are written with their new names and
+//! reported, since their properties may be renamed too (`translation` → `position`),
+//! which no file says; `__meta__` becomes `metadata/<name>` properties; ids become
+//! strings; scripts are reported (GDScript 3 does not run in Godot 4).
+
+use super::binary::{
+    uid_from_text, uid_to_text, BinaryResource, External, Internal, FLAG_HAS_SCRIPT_CLASS,
+    INVALID_UID,
+};
+use super::document::Section;
+use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
+use super::scene::Bundle;
+use super::text::TextResource;
+use crate::error::{Error, Result};
+use godot_bin::Dialect;
+use godot_bin::{Array, Object, Variant};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Something a conversion could not carry over exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// Where: `[resource]`, `[sub_resource id="..."]`, `[node "Player"]`, `[header]`.
+    pub section: String,
+    /// Which property (empty for the section itself).
+    pub property: String,
+    /// What was found and what was written instead.
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.section)?;
+        if !self.property.is_empty() {
+            write!(f, " {}", self.property)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// A converted file and what did not carry over.
+#[derive(Clone, Debug)]
+pub struct Converted<T> {
+    /// The new file.
+    pub resource: T,
+    /// What could not be carried over exactly.
+    pub issues: Vec<Issue>,
+}
+
+fn issue(section: &str, property: &str, message: impl Into<String>) -> Issue {
+    Issue {
+        section: section.into(),
+        property: property.into(),
+        message: message.into(),
+    }
+}
+
+/// Rewrites references and reports objects a binary file cannot hold.
+fn to_binary_value(
+    v: &mut Variant,
+    ext: &HashMap<String, String>,
+    at: (&str, &str),
+    issues: &mut Vec<Issue>,
+) {
+    match v {
+        Variant::Object(o) => match o.class_name.as_str() {
+            EXT_CLASS => {
+                if let Some(Reference::External(id)) = Reference::from_object(o) {
+                    if let Some(n) = ext.get(&id) {
+                        *v = Reference::External(n.clone()).to_variant();
+                    }
+                }
+            }
+            SUB_CLASS | PATH_CLASS => {}
+            class => {
+                issues.push(issue(
+                        at.0,
+                        at.1,
+                        format!("an Object({class}, ...) is not a resource: a binary file stores it as null, as the engine does"),
+                    ));
+                *v = Variant::ObjectId(godot_bin::ObjectId(0));
+            }
+        },
+        Variant::Array(a) => {
+            if !a.element_type.is_untyped() {
+                a.element_type = Default::default();
+            }
+            a.iter_mut()
+                .for_each(|x| to_binary_value(x, ext, at, issues));
+        }
+        Variant::Dictionary(d) => {
+            if d.is_typed() {
+                d.set_types(Default::default(), Default::default());
+            }
+            d.iter_mut()
+                .for_each(|(_, x)| to_binary_value(x, ext, at, issues));
+        }
+        _ => {}
+    }
+}
+
+fn section_name(s: &Section) -> String {
+    match s.tag() {
+        "node" => format!(
+            "[node {:?}]",
+            TextResource::node_path(s).unwrap_or_default()
+        ),
+        tag => match s.id() {
+            Some(id) => format!("[{tag} id={id:?}]"),
+            None => format!("[{tag}]"),
+        },
+    }
+}
+
+impl TextResource {
+    /// This file as a binary resource (`.res` / `.scn`), of the same engine (Godot 3's
+    /// format 3 for a `format=2` file, Godot 4.4's format 6 otherwise); see the
+    /// [module docs](crate::resource#conversions).
+    pub fn to_binary(&self) -> Result<Converted<BinaryResource>> {
+        self.check_references()?;
+        let dialect = self.dialect();
+        let class = if self.is_scene() {
+            "PackedScene".to_string()
+        } else {
+            self.header().type_name().unwrap_or("Resource").to_string()
+        };
+        let mut bin = BinaryResource::new(&class, dialect);
+        let mut issues = Vec::new();
+        if let Some(uid) = self.header().uid() {
+            match uid_from_text(uid) {
+                Some(u) if dialect == Dialect::Godot4 => bin.header_mut().uid = u,
+                _ => issues.push(issue(
+                    "[header]",
+                    "uid",
+                    format!("{uid:?} is not a uid this format holds; dropped"),
+                )),
+            }
+        }
+        if let Some(sc) = self.header().attr("script_class").and_then(Variant::as_str) {
+            bin.header_mut().flags |= FLAG_HAS_SCRIPT_CLASS;
+            bin.header_mut().script_class = Some(sc.into());
+        }
+        let mut ext = HashMap::new();
+        for e in self.ext_resources() {
+            let id = bin.add_external(e.type_name().unwrap_or("Resource"), e.path().unwrap_or(""));
+            if let Some(slot) = bin.externals_mut().last_mut() {
+                if slot.uid.is_some() {
+                    slot.uid = Some(e.uid().and_then(uid_from_text).unwrap_or(INVALID_UID));
+                }
+            }
+            ext.insert(e.id().unwrap_or_default(), id);
+        }
+        let main = bin
+            .internals_mut()
+            .pop()
+            .expect("a new file has its main resource");
+        for s in self.sub_resources() {
+            let id = s.id().unwrap_or_default();
+            let mut r = Internal::new(&id, s.type_name().unwrap_or("Resource"));
+            let name = section_name(s);
+            for p in s.properties() {
+                let mut v = p.value().clone();
+                to_binary_value(&mut v, &ext, (&name, p.name()), &mut issues);
+                r.set(p.name(), v);
+            }
+            bin.internals_mut().push(r);
+        }
+        let mut main = main;
+        if self.is_scene() {
+            let mut bundle = Variant::Dictionary(Bundle::from_sections(self)?.to_dictionary());
+            to_binary_value(&mut bundle, &ext, ("[node]", ""), &mut issues);
+            main.set("_bundled", bundle);
+        } else if let Some(s) = self.resource() {
+            for p in s.properties() {
+                let mut v = p.value().clone();
+                to_binary_value(&mut v, &ext, ("[resource]", p.name()), &mut issues);
+                main.set(p.name(), v);
+            }
+        }
+        if dialect != Dialect::Godot4 {
+            // Godot 3 numbers its internal resources; the main one follows the others.
+            let next = bin
+                .internals()
+                .iter()
+                .filter_map(|r| r.id().parse::<u64>().ok())
+                .max()
+                .unwrap_or(0)
+                + 1;
+            main = rename(main, &next.to_string());
+        }
+        bin.internals_mut().push(main);
+        issues.dedup();
+        Ok(Converted {
+            resource: bin,
+            issues,
+        })
+    }
+}
+
+fn rename(r: Internal, id: &str) -> Internal {
+    let mut fresh = Internal::new(id, r.type_name());
+    for (k, v) in r.properties() {
+        fresh.set(k, v.clone());
+    }
+    fresh
+}
+
+/// Whether a value holds a PackedVector4Array (the engine then writes text format 4).
+fn has_vector4_array(v: &Variant) -> bool {
+    match v {
+        Variant::PackedVector4Array(_) => true,
+        Variant::Array(a) => a.iter().any(has_vector4_array),
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, x)| has_vector4_array(k) || has_vector4_array(x)),
+        _ => false,
+    }
+}
+
+fn text_id(id: &str, dialect: Dialect) -> Variant {
+    match (dialect, id.parse::<i64>()) {
+        (Dialect::Godot4, _) | (_, Err(_)) => Variant::from(id),
+        (_, Ok(n)) => Variant::Int(n),
+    }
+}
+
+impl BinaryResource {
+    /// This file as a text resource (`.tres` / `.tscn`) of the same engine, as the
+    /// engine's text saver lays it out; see the [module docs](crate::resource#conversions).
+    pub fn to_text(&self) -> Result<Converted<TextResource>> {
+        self.check_references()?;
+        let dialect = self.dialect();
+        let mut issues = Vec::new();
+        let mut res = if self.is_scene() {
+            TextResource::new_scene(dialect)
+        } else {
+            let mut r = TextResource::new_resource(&self.header().class, dialect);
+            // `new_resource` added the `[resource]`; it goes after the sub-resources.
+            r.sections_mut_vec().pop();
+            r
+        };
+        if let Some(sc) = &self.header().script_class {
+            res.header_mut().set_attr("script_class", sc.as_str());
+        }
+        let uid = self.header().uid;
+        if dialect == Dialect::Godot4 && uid != INVALID_UID && uid <= i64::MAX as u64 {
+            res.header_mut().set_attr("uid", uid_to_text(uid));
+        }
+        let any_v4 = self
+            .internals()
+            .iter()
+            .flat_map(|r| r.properties())
+            .any(|(_, v)| has_vector4_array(v));
+        if any_v4 && dialect == Dialect::Godot4 {
+            res.header_mut().set_attr("format", 4);
+        }
+        for (i, e) in self.externals().iter().enumerate() {
+            let External {
+                type_name,
+                path,
+                uid,
+            } = e;
+            let mut attrs: Vec<(String, Variant)> = Vec::new();
+            let id = text_id(&(i + 1).to_string(), dialect);
+            if dialect == Dialect::Godot4 {
+                attrs.push(("type".into(), type_name.as_str().into()));
+                if let Some(u) = uid.filter(|&u| u != INVALID_UID && u <= i64::MAX as u64) {
+                    attrs.push(("uid".into(), uid_to_text(u).into()));
+                }
+                attrs.push(("path".into(), path.as_str().into()));
+            } else {
+                attrs.push(("path".into(), path.as_str().into()));
+                attrs.push(("type".into(), type_name.as_str().into()));
+            }
+            attrs.push(("id".into(), id));
+            res.push_section("ext_resource", attrs);
+        }
+        let (subs, main) = self.internals().split_at(self.internals().len() - 1);
+        for r in subs {
+            let attrs = vec![
+                ("type".into(), r.type_name().into()),
+                ("id".into(), text_id(r.id(), dialect)),
+            ];
+            let s = res.push_section("sub_resource", attrs);
+            for (k, v) in r.properties() {
+                if k == "script" && v.is_nil() {
+                    continue;
+                }
+                s.set(
+                    k,
+                    from_binary_value(
+                        v,
+                        &format!("[sub_resource id={:?}]", r.id()),
+                        k,
+                        &mut issues,
+                    ),
+                );
+            }
+        }
+        let main = &main[0];
+        if self.is_scene() {
+            let Some(Variant::Dictionary(bundled)) = main.get("_bundled") else {
+                return Err(Error::corrupt(
+                    "a PackedScene without its _bundled Dictionary",
+                ));
+            };
+            Bundle::from_dictionary(bundled)?.to_sections(&mut res)?;
+        } else {
+            let s = res.push_section("resource", Vec::new());
+            for (k, v) in main.properties() {
+                // The binary saver stores a null script; the text saver leaves it out.
+                if k == "script" && v.is_nil() {
+                    continue;
+                }
+                s.set(k, from_binary_value(v, "[resource]", k, &mut issues));
+            }
+        }
+        res.update_load_steps();
+        Ok(Converted {
+            resource: res,
+            issues,
+        })
+    }
+}
+
+/// A binary value for text: a reference by type and path keeps its path only.
+fn from_binary_value(
+    v: &Variant,
+    section: &str,
+    property: &str,
+    issues: &mut Vec<Issue>,
+) -> Variant {
+    match v {
+        Variant::Object(o) if o.class_name == PATH_CLASS && o.properties.len() > 1 => {
+            issues.push(issue(
+                section,
+                property,
+                "a reference by type and path keeps its path only in text",
+            ));
+            Reference::from_object(o).map_or(Variant::Nil, |r| r.to_variant())
+        }
+        Variant::Array(a) => {
+            let mut a = a.clone();
+            a.iter_mut()
+                .for_each(|x| *x = from_binary_value(x, section, property, issues));
+            Variant::Array(a)
+        }
+        Variant::Dictionary(d) => {
+            let mut d = d.clone();
+            d.iter_mut()
+                .for_each(|(_, x)| *x = from_binary_value(x, section, property, issues));
+            Variant::Dictionary(d)
+        }
+        other => other.clone(),
+    }
+}
+
+/// The Godot 4 name of a Godot 3 class: the save conversion's list
+/// ([`crate::save::godot4_class`]), one home for both.
+fn godot4_class(class: &str) -> String {
+    crate::save::godot4_class(class)
+        .unwrap_or(class)
+        .to_string()
+}
+
+impl TextResource {
+    /// A Godot 3 text resource or scene (`format=2`) as Godot 4 text (`format=3`); see the
+    /// [module docs](crate::resource#conversions). A Godot 4 file is returned as it is.
+    pub fn to_godot4(&self) -> Result<Converted<TextResource>> {
+        if self.dialect() == Dialect::Godot4 {
+            return Ok(Converted {
+                resource: self.clone(),
+                issues: Vec::new(),
+            });
+        }
+        let mut issues = Vec::new();
+        let mut out = if self.is_scene() {
+            TextResource::new_scene(Dialect::Godot4)
+        } else {
+            let class = self.header().type_name().unwrap_or("Resource");
+            let new = godot4_class(class);
+            if new != class {
+                issues.push(issue(
+                    "[header]",
+                    "type",
+                    format!("{class} is {new} in Godot 4"),
+                ));
+            }
+            let mut r = TextResource::new_resource(&new, Dialect::Godot4);
+            r.sections_mut_vec().pop();
+            r
+        };
+        for s in self.sections() {
+            let name = section_name(s);
+            let mut attrs: Vec<(String, Variant)> = Vec::new();
+            for (k, v) in s.attrs() {
+                let v = match (k.as_str(), v) {
+                    ("id", Variant::Int(i)) => Variant::from(i.to_string()),
+                    ("type", Variant::String(t)) if s.tag() != "ext_resource" => {
+                        let new = godot4_class(t);
+                        if new != *t {
+                            issues.push(issue(&name, "", format!("{t} is {new} in Godot 4; its properties may have other names there (not converted)")));
+                        }
+                        Variant::from(new)
+                    }
+                    _ => godot4_value(v),
+                };
+                attrs.push((k.clone(), v));
+            }
+            if s.tag() == "ext_resource" {
+                // Godot 4's order: type, path, id.
+                attrs.sort_by_key(|(k, _)| {
+                    ["type", "uid", "path", "id"].iter().position(|o| o == k)
+                });
+                if s.type_name() == Some("Script") {
+                    issues.push(issue(
+                        &name,
+                        "",
+                        format!(
+                            "{} is a Godot 3 script, which Godot 4 does not run as it is",
+                            s.path().unwrap_or("")
+                        ),
+                    ));
+                }
+            }
+            let section = out.push_section(s.tag(), attrs);
+            for p in s.properties() {
+                match (p.name(), p.value()) {
+                    ("__meta__", Variant::Dictionary(meta)) => {
+                        for (k, v) in meta.iter() {
+                            match k.as_str() {
+                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v)),
+                                None => issues.push(issue(&name, "__meta__", format!("a metadata key that is not text ({}) has no Godot 4 property", k.get_type()))),
+                            }
+                        }
+                    }
+                    (n, v) => section.set(n, godot4_value(v)),
+                }
+            }
+        }
+        out.update_load_steps();
+        Ok(Converted {
+            resource: out,
+            issues,
+        })
+    }
+}
+
+/// A Godot 3 value for Godot 4: references' number ids as strings, an inline object's
+/// class by its Godot 4 name (`Reference` is `RefCounted`) and its `__meta__` as
+/// `metadata/` properties.
+fn godot4_value(v: &Variant) -> Variant {
+    match v {
+        Variant::Object(o) => match Reference::from_object(o) {
+            Some(r @ (Reference::External(_) | Reference::Sub(_))) => r.to_variant(),
+            Some(Reference::Path(_)) => v.clone(),
+            None => {
+                let mut out = Object {
+                    class_name: godot4_class(&o.class_name),
+                    properties: Vec::with_capacity(o.properties.len()),
+                };
+                for (k, x) in &o.properties {
+                    match (k.as_str(), x) {
+                        ("__meta__", Variant::Dictionary(meta)) => {
+                            for (mk, mv) in meta.iter() {
+                                if let Some(mk) = mk.as_str() {
+                                    let mv = godot4_value(mv);
+                                    out.properties.push((format!("metadata/{mk}"), mv));
+                                }
+                            }
+                        }
+                        _ => out.properties.push((k.clone(), godot4_value(x))),
+                    }
+                }
+                Variant::Object(out)
+            }
+        },
+        // Each element converted once: cloning the array first and then converting into
+        // it would copy every nested level again at each level above it.
+        Variant::Array(a) => Variant::Array(Array {
+            element_type: a.element_type.clone(),
+            items: a.items.iter().map(godot4_value).collect(),
+            shared: a.shared,
+        }),
+        Variant::Dictionary(d) => {
+            let mut d = d.clone();
+            d.iter_mut().for_each(|(_, x)| *x = godot4_value(x));
+            Variant::Dictionary(d)
+        }
+        other => other.clone(),
+    }
+}

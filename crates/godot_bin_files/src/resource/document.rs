@@ -1,0 +1,585 @@
+//! The lossless text document under [`ConfigFile`](super::ConfigFile) and
+//! [`TextResource`](super::TextResource): sections (`[tag ...]` and the `key = value`
+//! lines under it), each piece keeping the text it was read from.
+//!
+//! Every [`Property`] keeps the text before its value (`metadata/hp = `), its value's text
+//! and its line end; every tag keeps its text; comments and blank lines stay where they
+//! were. Writing an unchanged document gives the text it was read from, byte for byte,
+//! whoever wrote it. A value that is changed ([`Property::set_value`],
+//! [`Property::value_mut`]) is printed anew in the file's style, so one changed value is a
+//! diff of one value.
+
+use super::syntax::{self, Style};
+use crate::error::{Error, Result};
+use godot_bin::Dialect;
+use godot_bin::Variant;
+use std::fmt::Write as _;
+
+/// One `key = value` assignment, as the file holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Property {
+    pub(crate) before: String,
+    pub(crate) name: String,
+    pub(crate) head: String,
+    pub(crate) value: Variant,
+    pub(crate) text: Option<String>,
+    pub(crate) tail: String,
+    /// A blank line after an object value, which the engine's writer leaves (the object's
+    /// text ends in a newline).
+    pub(crate) extra_line: bool,
+}
+
+impl Property {
+    /// A new property, written `head` + value + a newline (`head` is `name = ` in a
+    /// resource, `name=` in a ConfigFile, the name encoded as the engine encodes it).
+    pub(crate) fn fresh(name: &str, value: Variant, head: String) -> Property {
+        Property {
+            before: String::new(),
+            name: name.into(),
+            head,
+            value,
+            text: None,
+            tail: "\n".into(),
+            extra_line: false,
+        }
+    }
+
+    /// The property's name (`metadata/hp`, `position`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its value; references are marker objects ([`super::Reference`]).
+    pub fn value(&self) -> &Variant {
+        &self.value
+    }
+
+    /// Its value, to change: the property is printed anew when written.
+    pub fn value_mut(&mut self) -> &mut Variant {
+        self.text = None;
+        &mut self.value
+    }
+
+    /// Replaces its value; it is printed anew when written.
+    pub fn set_value(&mut self, value: impl Into<Variant>) {
+        self.text = None;
+        self.value = value.into();
+    }
+
+    /// The value's text as read from the file, while it is unchanged.
+    pub fn source_text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    pub(crate) fn write(&self, out: &mut String, style: Style) {
+        out.push_str(&self.before);
+        out.push_str(&self.head);
+        match &self.text {
+            Some(t) => {
+                out.push_str(t);
+                out.push_str(&self.tail);
+                if self.extra_line {
+                    out.push_str(line_end(&self.tail));
+                }
+            }
+            None => {
+                let text = syntax::print_value(&self.value, style);
+                match text.strip_suffix('\n') {
+                    Some(t) => {
+                        out.push_str(t);
+                        out.push_str(&self.tail);
+                        out.push_str(line_end(&self.tail));
+                    }
+                    None => {
+                        out.push_str(&text);
+                        out.push_str(&self.tail);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn line_end(tail: &str) -> &'static str {
+    if tail.ends_with("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+/// A `[tag attr=value ...]` header.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Tag {
+    pub(crate) before: String,
+    pub(crate) name: String,
+    pub(crate) attrs: Vec<(String, Variant)>,
+    /// The tag's text from `[` to `]` as read, while unchanged.
+    pub(crate) text: Option<String>,
+    pub(crate) tail: String,
+}
+
+impl Tag {
+    pub(crate) fn fresh(name: &str, attrs: Vec<(String, Variant)>) -> Tag {
+        Tag {
+            before: String::new(),
+            name: name.into(),
+            attrs,
+            text: None,
+            tail: "\n".into(),
+        }
+    }
+
+    /// The tag as the engine prints one: `[name a=v b=w]`. A simple tag (ConfigFile) has
+    /// no attributes and escapes `]` in its name (Godot 4).
+    pub(crate) fn write(&self, out: &mut String, style: Style, simple: bool) {
+        out.push_str(&self.before);
+        match &self.text {
+            Some(t) => out.push_str(t),
+            None if simple => {
+                out.push('[');
+                // Godot 3's saver writes a `]` in a name as it is, which its reader then
+                // takes for the header's end: such a file would not read back, so both
+                // styles write Godot 4's `\]`.
+                out.push_str(&self.name.replace(']', "\\]"));
+                if self.name.ends_with('\\') {
+                    // A last `\` would escape the closing `]`; a space ends the escape and
+                    // is stripped again on reading.
+                    out.push(' ');
+                }
+                out.push(']');
+            }
+            None => {
+                out.push('[');
+                out.push_str(&self.name);
+                for (k, v) in &self.attrs {
+                    // The engine writes `binds= [...]`, a space after its `=` only.
+                    let sep = if k == "binds" { "= " } else { "=" };
+                    let _ = write!(out, " {k}{sep}");
+                    if let (true, Variant::Array(groups)) =
+                        (k == "groups" && style.dialect != Dialect::Godot4, v)
+                    {
+                        // Godot 3 writes groups one per line, each followed by a comma.
+                        out.push_str("[\n");
+                        for g in groups.iter() {
+                            out.push('"');
+                            c_escape(g.as_str().unwrap_or_default(), out);
+                            out.push_str("\",\n");
+                        }
+                        out.push(']');
+                        continue;
+                    }
+                    let text = syntax::print_value(v, style);
+                    out.push_str(text.strip_suffix('\n').unwrap_or(&text));
+                }
+                out.push(']');
+            }
+        }
+        out.push_str(&self.tail);
+    }
+}
+
+/// `String::c_escape` for the characters a group name may hold.
+fn c_escape(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Which file a section is in: how a new property is written under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// A ConfigFile: `key=value`, the key encoded for `dialect`.
+    Config(Dialect),
+    /// A resource or scene: `key = value`.
+    Resource(Dialect),
+}
+
+/// One `[tag ...]` of a text resource or scene and the properties under it (see
+/// [`TextResource`](super::TextResource)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub(crate) tag: Option<Tag>,
+    pub(crate) properties: Vec<Property>,
+    pub(crate) form: Form,
+}
+
+/// A whole text file: its sections and the text after the last one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Document {
+    pub(crate) sections: Vec<Section>,
+    pub(crate) trailing: String,
+}
+
+/// Skips whitespace and `;` comments from `i`.
+fn skip_trivia(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() {
+        match s[i] {
+            b';' => {
+                while i < s.len() && s[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            c if c <= b' ' => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The line end after a value at `i`: spaces and tabs, then `\n` or `\r\n`, when the line
+/// ends there; empty when something else follows on the line.
+fn tail_at(s: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j < s.len() && (s[j] == b' ' || s[j] == b'\t' || s[j] == b'\r') {
+        j += 1;
+    }
+    if j == s.len() {
+        return j;
+    }
+    if s[j] == b'\n' {
+        j + 1
+    } else {
+        i
+    }
+}
+
+/// Whether the engine's text of `v` ends with a newline: a full object (not a reference
+/// marker) or an object id.
+pub(crate) fn ends_with_newline(v: &Variant) -> bool {
+    match v {
+        Variant::Object(o) => {
+            !o.class_name.is_empty() && super::reference::Reference::from_object(o).is_none()
+        }
+        Variant::ObjectId(id) => id.0 != 0,
+        _ => false,
+    }
+}
+
+impl Document {
+    /// Reads `text`. `simple_tags`: ConfigFile section headers (`[any text]`), else the
+    /// resource form's `[name attr=value ...]`.
+    pub(crate) fn parse(text: &str, form: Form) -> Result<Document> {
+        let simple_tags = matches!(form, Form::Config(_));
+        let s = text.as_bytes();
+        let mut doc = Document {
+            sections: vec![Section {
+                tag: None,
+                properties: Vec::new(),
+                form,
+            }],
+            trailing: String::new(),
+        };
+        let mut pos = 0;
+        let at = |e: Error| relocate(e, text);
+        loop {
+            let i = skip_trivia(s, pos);
+            if i == s.len() {
+                doc.trailing = text[pos..].into();
+                return Ok(doc);
+            }
+            let before = text[pos..i].to_string();
+            if s[i] == b'[' {
+                let (mut tag, end) = if simple_tags {
+                    simple_tag(text, i).map_err(at)?
+                } else {
+                    full_tag(text, i).map_err(at)?
+                };
+                let after = tail_at(s, end);
+                tag.before = before;
+                tag.tail = text[end..after].into();
+                doc.sections.push(Section {
+                    tag: Some(tag),
+                    properties: Vec::new(),
+                    form,
+                });
+                pos = after;
+                continue;
+            }
+            let (name, eq) = key(text, i).map_err(at)?;
+            let start = skip_ws(s, eq + 1);
+            let end = syntax::value_end(s, start).map_err(at)?;
+            let value = syntax::parse_value(text, start, end)?;
+            let after = tail_at(s, end);
+            let mut next = after;
+            let mut extra_line = false;
+            // The blank line the engine prints after an object's text is taken as part of
+            // the value only when it ends as the value's line does (it is written back as
+            // that line end); any other blank stays as the next item's leading text.
+            let blank = line_end(&text[end..after]).as_bytes();
+            if ends_with_newline(&value)
+                && s[..after].ends_with(b"\n")
+                && s[after..].starts_with(blank)
+            {
+                next = after + blank.len();
+                extra_line = true;
+            }
+            let property = Property {
+                before,
+                name,
+                head: text[i..start].into(),
+                value,
+                text: Some(text[start..end].into()),
+                tail: text[end..after].into(),
+                extra_line,
+            };
+            doc.sections
+                .last_mut()
+                .expect("a document always has a first section")
+                .properties
+                .push(property);
+            pos = next;
+        }
+    }
+
+    /// Forgets the text every value and tag was read from, so that all are printed anew
+    /// (comments and blank lines stay).
+    pub(crate) fn forget_text(&mut self) {
+        for s in &mut self.sections {
+            if let Some(t) = s.tag.as_mut() {
+                t.text = None;
+            }
+            for p in &mut s.properties {
+                p.text = None;
+            }
+        }
+    }
+
+    /// The document's text.
+    pub(crate) fn write(&self, style: Style, simple_tags: bool) -> String {
+        let mut out = String::new();
+        for section in &self.sections {
+            if let Some(tag) = &section.tag {
+                tag.write(&mut out, style, simple_tags);
+            }
+            for p in &section.properties {
+                p.write(&mut out, style);
+            }
+        }
+        out.push_str(&self.trailing);
+        out
+    }
+}
+
+/// A byte-positioned error from the scanner, given its line and column in `text`.
+fn relocate(e: Error, text: &str) -> Error {
+    match e.position() {
+        Some(crate::error::Position::Byte(at)) => {
+            let kind = match e.kind() {
+                crate::error::ErrorKind::Syntax(m) => crate::error::ErrorKind::Syntax(m.clone()),
+                other => crate::error::ErrorKind::Syntax(other.to_string()),
+            };
+            Error::new(kind).at_text(text, at)
+        }
+        _ => e,
+    }
+}
+
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && s[i] <= b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The key starting at `i` and the index of its `=`: a quoted string, or the characters
+/// up to `=` with every character at or below a space dropped, as the engine reads keys.
+fn key(text: &str, i: usize) -> Result<(String, usize)> {
+    let s = text.as_bytes();
+    if s[i] == b'"' {
+        let end = syntax::skip_string(s, i)?;
+        let name = match Variant::from_text(&text[i..end]) {
+            Ok(Variant::String(n)) => n,
+            _ => return Err(Error::syntax("a quoted key that is not a string").at_byte(i)),
+        };
+        let eq = skip_ws(s, end);
+        if s.get(eq) != Some(&b'=') {
+            return Err(Error::syntax("expected '=' after a quoted key").at_byte(eq));
+        }
+        return Ok((name, eq));
+    }
+    let mut name = Vec::new();
+    let mut j = i;
+    while j < s.len() {
+        match s[j] {
+            b'=' => {
+                let name = String::from_utf8(name)
+                    .map_err(|_| Error::syntax("a key that is not UTF-8").at_byte(i))?;
+                return Ok((name, j));
+            }
+            b';' => {
+                return Err(
+                    Error::syntax("a comment inside a key: expected '=' before ';'").at_byte(j),
+                )
+            }
+            c if c > b' ' => name.push(c),
+            _ => {}
+        }
+        j += 1;
+    }
+    Err(Error::syntax("expected '=' after a key, found the end of the text").at_byte(i))
+}
+
+/// A ConfigFile section header: the text up to the first `]` not right after a `\`,
+/// stripped of characters at or below a space at both ends (the engine's `strip_edges`),
+/// with `\]` read as `]` (Godot 4's rule; Godot 3 stops at the first `]`). A `\` escapes
+/// the next `]` even after another `\`, as in the engine's tag reader.
+fn simple_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
+    let s = text.as_bytes();
+    let mut j = i + 1;
+    let mut escaping = false;
+    while j < s.len() {
+        match s[j] {
+            b']' if !escaping => {
+                let name = text[i + 1..j]
+                    .trim_matches(|c: char| c <= ' ')
+                    .replace("\\]", "]");
+                let tag = Tag {
+                    before: String::new(),
+                    name,
+                    attrs: Vec::new(),
+                    text: Some(text[i..j + 1].into()),
+                    tail: String::new(),
+                };
+                return Ok((tag, j + 1));
+            }
+            b'\\' => escaping = true,
+            _ => escaping = false,
+        }
+        j += 1;
+    }
+    Err(Error::syntax("a section header is not closed with ']'").at_byte(i))
+}
+
+/// A resource file's tag: `[name attr=value ...]` with whitespace (newlines too) between
+/// the pieces.
+fn full_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
+    let s = text.as_bytes();
+    let ident = |j: usize| {
+        let mut k = j;
+        while k < s.len()
+            && (s[k].is_ascii_alphanumeric() || matches!(s[k], b'_' | b'.' | b':' | b'/'))
+        {
+            k += 1;
+        }
+        k
+    };
+    let mut j = skip_ws(s, i + 1);
+    let name_end = ident(j);
+    if name_end == j {
+        return Err(Error::syntax("expected a tag name after '['").at_byte(j));
+    }
+    let name = text[j..name_end].to_string();
+    j = name_end;
+    let mut attrs = Vec::new();
+    loop {
+        j = skip_ws(s, j);
+        match s.get(j) {
+            None => {
+                return Err(
+                    Error::syntax(format!("the tag [{name} is not closed with ']'")).at_byte(i),
+                )
+            }
+            Some(b']') => break,
+            Some(_) => {}
+        }
+        let key_end = ident(j);
+        if key_end == j {
+            return Err(Error::syntax(format!(
+                "expected an attribute name or ']' in [{name}], found {:?}",
+                syntax::char_at(s, j)
+            ))
+            .at_byte(j));
+        }
+        let key = text[j..key_end].to_string();
+        let eq = skip_ws(s, key_end);
+        if s.get(eq) != Some(&b'=') {
+            return Err(Error::syntax(format!("expected '=' after {key} in [{name}]")).at_byte(eq));
+        }
+        let start = skip_ws(s, eq + 1);
+        let end = syntax::value_end(s, start)?;
+        let value = syntax::parse_value(text, start, end)?;
+        attrs.push((key, value));
+        j = end;
+    }
+    let tag = Tag {
+        before: String::new(),
+        name,
+        attrs,
+        text: Some(text[i..j + 1].into()),
+        tail: String::new(),
+    };
+    Ok((tag, j + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_keys_as_the_engine_does() {
+        let doc = Document::parse(
+            "a=1\n[x]\n  spaced key = 2 ;c\n[ y z ]\nk=[1,\n2] q=3\n\"quo\\\"ted\"=4\n",
+            Form::Config(Dialect::Godot4),
+        )
+        .unwrap();
+        let names: Vec<(Option<&str>, Vec<&str>)> = doc
+            .sections
+            .iter()
+            .map(|s| {
+                (
+                    s.tag.as_ref().map(|t| t.name.as_str()),
+                    s.properties.iter().map(|p| p.name()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (None, vec!["a"]),
+                (Some("x"), vec!["spacedkey"]),
+                (Some("y z"), vec!["k", "q", "quo\"ted"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn unchanged_text_is_written_back_whole() {
+        let text = "; top\n\n[gd_resource type=\"Resource\" format=3]\n\n[resource]\nmetadata/a = Object(Node,\"script\":null)\n\nmetadata/b = [1,\n2]  ; trailing\n\r\nx = 1\r\n";
+        let doc = Document::parse(text, Form::Resource(Dialect::Godot4)).unwrap();
+        assert_eq!(doc.write(Style::GODOT4, false), text);
+        let mut doc = doc;
+        let p = &mut doc.sections[2].properties[0];
+        assert!(p.extra_line);
+        p.set_value(5);
+        let out = doc.write(Style::GODOT4, false);
+        assert!(out.contains("metadata/a = 5\nmetadata/b"), "{out}");
+    }
+
+    #[test]
+    fn tags_keep_their_attributes_in_order() {
+        let doc = Document::parse(
+            "[node name=\"A\" type=\"Node\" parent=\".\" groups=[\n\"g\",\n]]\n",
+            Form::Resource(Dialect::Godot4),
+        )
+        .unwrap();
+        let tag = doc.sections[1].tag.as_ref().unwrap();
+        let keys: Vec<&str> = tag.attrs.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["name", "type", "parent", "groups"]);
+        let mut fresh = tag.clone();
+        fresh.text = None;
+        let mut out = String::new();
+        fresh.write(&mut out, Style::GODOT4, false);
+        assert_eq!(
+            out,
+            "[node name=\"A\" type=\"Node\" parent=\".\" groups=[\"g\"]]\n"
+        );
+    }
+}

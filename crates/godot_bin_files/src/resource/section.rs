@@ -1,0 +1,255 @@
+//! [`Section`]'s API: its tag's attributes (typed where the engine gives them a meaning)
+//! and the properties under it, with serde for the properties.
+
+use super::config::{encode_key, fields_of};
+use super::document::{Form, Property, Section, Tag};
+use super::reference::Reference;
+use crate::error::Result;
+use godot_bin::Dialect;
+use godot_bin::{Dictionary, Variant};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// The order the engine writes each section's attributes in, so that an attribute set
+/// anew goes where the engine would put it.
+const ATTR_ORDER: &[&str] = &[
+    "type",
+    "script_class",
+    "load_steps",
+    "format",
+    "uid",
+    "path",
+    "id",
+    "name",
+    "parent",
+    "owner",
+    "index",
+    "unique_id",
+    "node_paths",
+    "groups",
+    "instance_placeholder",
+    "instance",
+    "signal",
+    "from",
+    "to",
+    "method",
+    "flags",
+    "unbinds",
+    "binds",
+];
+
+/// Godot 3's attribute order differs for `[ext_resource]`: `path`, `type`, `id`.
+const ATTR_ORDER_GODOT3_EXT: &[&str] = &["path", "type", "id"];
+
+impl Section {
+    pub(crate) fn new(name: &str, attrs: Vec<(String, Variant)>, form: Form) -> Section {
+        Section {
+            tag: Some(Tag::fresh(name, attrs)),
+            properties: Vec::new(),
+            form,
+        }
+    }
+
+    fn dialect(&self) -> Dialect {
+        match self.form {
+            Form::Config(d) | Form::Resource(d) => d,
+        }
+    }
+
+    /// The tag's name: `gd_resource`, `gd_scene`, `ext_resource`, `sub_resource`,
+    /// `resource`, `node`, `connection`, `editable` (a ConfigFile's section name).
+    pub fn tag(&self) -> &str {
+        self.tag.as_ref().map_or("", |t| t.name.as_str())
+    }
+
+    /// The tag's attributes, in the file's order (`type="Node2D"`, `parent="."`...).
+    pub fn attrs(&self) -> &[(String, Variant)] {
+        self.tag.as_ref().map_or(&[], |t| t.attrs.as_slice())
+    }
+
+    /// An attribute's value.
+    pub fn attr(&self, name: &str) -> Option<&Variant> {
+        self.attrs().iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// Sets an attribute: in place, or where the engine writes it. The tag is printed
+    /// anew.
+    pub fn set_attr(&mut self, name: &str, value: impl Into<Variant>) {
+        let godot3_ext = self.dialect() != Dialect::Godot4 && self.tag() == "ext_resource";
+        let order = if godot3_ext {
+            ATTR_ORDER_GODOT3_EXT
+        } else {
+            ATTR_ORDER
+        };
+        let rank = order.iter().position(|k| *k == name);
+        let Some(tag) = self.tag.as_mut() else { return };
+        tag.text = None;
+        let value = value.into();
+        if let Some(slot) = tag.attrs.iter_mut().find(|(k, _)| k == name) {
+            slot.1 = value;
+            return;
+        }
+        let at = rank
+            .and_then(|r| {
+                tag.attrs
+                    .iter()
+                    .position(|(k, _)| order.iter().position(|o| o == k).is_some_and(|q| q > r))
+            })
+            .unwrap_or(tag.attrs.len());
+        tag.attrs.insert(at, (name.into(), value));
+    }
+
+    /// Removes an attribute; the tag is printed anew.
+    pub fn remove_attr(&mut self, name: &str) -> Option<Variant> {
+        let tag = self.tag.as_mut()?;
+        let i = tag.attrs.iter().position(|(k, _)| k == name)?;
+        tag.text = None;
+        Some(tag.attrs.remove(i).1)
+    }
+
+    fn text_attr(&self, name: &str) -> Option<&str> {
+        match self.attr(name)? {
+            Variant::String(s) => Some(s),
+            Variant::StringName(s) => Some(&s.0),
+            _ => None,
+        }
+    }
+
+    /// `id`: a Godot 4 string id, or a Godot 3 number as text.
+    pub fn id(&self) -> Option<String> {
+        match self.attr("id")? {
+            Variant::Int(i) => Some(i.to_string()),
+            other => other.as_str().map(str::to_string),
+        }
+    }
+
+    /// `type`: the class of a resource or node.
+    pub fn type_name(&self) -> Option<&str> {
+        self.text_attr("type")
+    }
+
+    /// `path`: an external resource's path, an `[editable]` node's path.
+    pub fn path(&self) -> Option<&str> {
+        self.text_attr("path")
+    }
+
+    /// `uid`: `uid://...`.
+    pub fn uid(&self) -> Option<&str> {
+        self.text_attr("uid")
+    }
+
+    /// A node's `name`.
+    pub fn name(&self) -> Option<&str> {
+        self.text_attr("name")
+    }
+
+    /// A node's `parent` path (`.` for the root's children; none for the root).
+    pub fn parent(&self) -> Option<&str> {
+        self.text_attr("parent")
+    }
+
+    /// A node's `owner` path, when it is not the root.
+    pub fn owner(&self) -> Option<&str> {
+        self.text_attr("owner")
+    }
+
+    /// An instanced node's scene: `instance=ExtResource(...)`.
+    pub fn instance(&self) -> Option<Reference> {
+        self.attr("instance").and_then(Reference::from_variant)
+    }
+
+    /// A node's groups (`groups=["a", "b"]`).
+    pub fn groups(&self) -> Vec<String> {
+        match self.attr("groups") {
+            Some(Variant::Array(a)) => a
+                .iter()
+                .filter_map(|g| g.as_str().map(String::from))
+                .collect(),
+            Some(Variant::PackedStringArray(a)) => a.0.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The properties, in the file's order.
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
+    }
+
+    /// The properties, to change their values.
+    pub fn properties_mut(&mut self) -> &mut [Property] {
+        &mut self.properties
+    }
+
+    /// A property by name (the last, if repeated).
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().rfind(|p| p.name() == name)
+    }
+
+    /// A property by name, to change its value.
+    pub fn property_mut(&mut self, name: &str) -> Option<&mut Property> {
+        self.properties.iter_mut().rfind(|p| p.name() == name)
+    }
+
+    /// A property's value.
+    pub fn get(&self, name: &str) -> Option<&Variant> {
+        self.property(name).map(Property::value)
+    }
+
+    /// Sets a property: its value in place, or a new line at the end of the section,
+    /// written as the engine writes one (`name = value`, the name quoted when it must be).
+    pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
+        let value = value.into();
+        if let Some(p) = self.property_mut(name) {
+            p.set_value(value);
+            return;
+        }
+        let head = match self.form {
+            Form::Config(d) => format!("{}=", encode_key(name, d)),
+            Form::Resource(_) => format!("{} = ", encode_property(name)),
+        };
+        self.properties.push(Property::fresh(name, value, head));
+    }
+
+    /// Removes a property (every line of it); returns its value.
+    pub fn remove(&mut self, name: &str) -> Option<Variant> {
+        let old = self.get(name).cloned();
+        self.properties.retain(|p| p.name() != name);
+        old
+    }
+
+    /// The properties as a Dictionary of their names (in order).
+    pub fn to_dictionary(&self) -> Dictionary {
+        let mut d = Dictionary::new();
+        for p in &self.properties {
+            d.insert(p.name(), p.value().clone());
+        }
+        d
+    }
+
+    /// The properties as a `Deserialize` type: fields by property name (`metadata/hp` with
+    /// `#[serde(rename = "metadata/hp")]`), values with the rules of
+    /// [`godot_bin::from_variant`], references as [`Reference`].
+    pub fn properties_as<T: DeserializeOwned>(&self) -> Result<T> {
+        Ok(godot_bin::from_variant(Variant::Dictionary(
+            self.to_dictionary(),
+        ))?)
+    }
+
+    /// Sets each field of `value` as a property, in order (as [`set`](Self::set)).
+    pub fn set_properties<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        for (k, v) in fields_of(value)? {
+            self.set(&k, v);
+        }
+        Ok(())
+    }
+}
+
+/// A property name as the resource writers encode it: Godot 4's `property_name_encode`
+/// (see [`encode_key`]) in every dialect. Godot 3's own encoder leaves `;`, `[` and `]`
+/// unquoted, and then no reader, the engine's included, reads the line back as that name;
+/// engine-made files never hold such names (properties are identifiers), so quoting them
+/// changes no engine file and makes what the crate writes read back
+/// (`tests/it/regression_godot3_names.rs`).
+pub(crate) fn encode_property(name: &str) -> String {
+    encode_key(name, Dialect::Godot4)
+}

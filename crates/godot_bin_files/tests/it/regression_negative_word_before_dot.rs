@@ -1,0 +1,32 @@
+//! Found by `fuzz/resource_text`: in a Godot 3 style ConfigFile, `ms=inf_neg.fff(1.5, ed=2.5`
+//! reads as `ms` = -inf and then a key `.fff(1.5, ed` (the word ends at the `.`). Godot 3
+//! prints -inf as `-inf.0`, so the reprint held `ms=-inf.0.fff(1.5, ed=2.5`, and the extent
+//! of a value starting with `-` ran on through `.fff` into a value that did not parse. Now
+//! `-inf` and `-nan` (with the `.0` after them) end where the text parser's lexer ends
+//! them.
+
+use crate::resource::config_reprint;
+use godot_bin::Variant;
+
+#[test]
+fn a_reprinted_negative_infinity_before_a_dot_reads_back() {
+    let text = "v= Vector2( 1, 2 )\nms=inf_neg.fff(1.5, ed=2.5\n";
+    let (cfg, printed, reread) = config_reprint(text);
+    assert_eq!(cfg.get("", "ms"), Some(&Variant::Float(f64::NEG_INFINITY)));
+    assert_eq!(cfg.get("", ".fff(1.5,ed"), Some(&Variant::Float(2.5)));
+    assert!(printed.contains("ms=-inf.0.fff"), "{printed:?}");
+    assert_eq!(reread.keys(""), cfg.keys(""), "{printed:?}");
+    for key in cfg.keys("") {
+        assert_eq!(reread.get("", key), cfg.get("", key), "{key}");
+    }
+}
+
+/// The fuzz input itself, kept in the repository.
+#[test]
+fn the_fuzz_input_reprints_and_reads_back() {
+    let data = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/resource_text-214800ae"
+    ));
+    config_reprint(std::str::from_utf8(&data[1..]).unwrap());
+}

@@ -1,0 +1,88 @@
+//! # godot_bin_multiplayer
+//!
+//! Godot 4 high-level multiplayer (`@rpc`, `SceneMultiplayer`) for Rust servers and bots
+//! that unmodified Godot 4.4 games talk to, over WebSocket and ENet. Values cross as
+//! [`godot_bin`]'s Variant packets.
+//!
+//! A Godot game that uses `rpc()` / `rpc_id()`, `MultiplayerSpawner`,
+//! `MultiplayerSynchronizer` or `send_bytes` over `WebSocketMultiplayerPeer` or
+//! `ENetMultiplayerPeer` sends SceneMultiplayer packets. This crate speaks that protocol:
+//!
+//! * [`wire`]: every packet, parsed and built without state.
+//! * [`Server`] and [`Client`]: sans-IO sessions that keep the engine's state (path caches,
+//!   confirmations, auth, peer announcements, relay, replication). Feed them transport
+//!   events and packets; take [`Output`]s to send and [`Event`]s for the game.
+//! * [`net`] (features `websocket` / `enet`, both on by default): async transports on
+//!   tokio: [`net::Host`] serves both at once, [`net::Peer`] is one client (a bot).
+//!
+//! ```no_run
+//! # #[cfg(all(feature = "websocket", feature = "enet"))]
+//! # async fn run() -> godot_bin_multiplayer::Result<()> {
+//! use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+//! use godot_bin::Vector3;
+//!
+//! let scene = Scene::new().with(
+//!     NodeConfig::new("Game")
+//!         .rpc(Rpc::any_peer("hello"))
+//!         .rpc(Rpc::any_peer("move_to").unreliable_ordered().channel(1)),
+//! )?;
+//! let mut host = net::Host::builder(scene)
+//!     .websocket("0.0.0.0:9080".parse().unwrap())
+//!     .enet("0.0.0.0:9081".parse().unwrap())
+//!     .start()
+//!     .await?;
+//! loop {
+//!     match host.next_event().await? {
+//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &(1, "welcome", Vector3::new(1.0, 2.0, 3.0)))?,
+//!         Event::Call(call) if &*call.method == "move_to" => {
+//!             let (to,): (Vector3,) = call.args.decode()?;
+//!             host.rpc_id(-call.from, "Game", "move_to", &(to,))?; // tell everyone else
+//!         }
+//!         _ => {}
+//!     }
+//! }
+//! # }
+//! ```
+//!
+//! The protocol, in our own words, with the version facts, is in `docs/multiplayer.md`.
+//! Tested against Godot 4.4.1. The engine declares this protocol internal and free to
+//! change between versions: a client of another version may use other command bytes or
+//! checksums; the sessions then refuse what they cannot parse
+//! ([`Event::Refused`]) rather than guess.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// `cargo test --doc` runs README.md's Rust blocks as written (they are not part of the
+// rendered docs: `doctest` is set only while rustdoc collects tests).
+#![cfg_attr(
+    all(doctest, feature = "websocket", feature = "enet"),
+    doc = include_str!("../README.md")
+)]
+
+mod args;
+mod error;
+#[cfg(any(feature = "websocket", feature = "enet"))]
+pub mod net;
+mod scene;
+mod session;
+mod variant_io;
+pub mod wire;
+
+/// The maps of the protocol and its links: foldhash, seeded at random (per map), as the
+/// Dictionary's key index is in godot_bin (`src/variant/keys.rs`), so that ids and cache ids a peer
+/// chooses cannot be picked to collide; SipHash cost about 130 instructions a lookup, three
+/// lookups a call (benches/RESULTS.md, issue 26).
+pub(crate) type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+pub use args::{Args, CallArgs};
+pub use error::{Error, Result};
+pub use scene::{
+    checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
+    Scene, TransferMode, NODE_RPC_BIT,
+};
+pub use session::{
+    Client, Event, Options, Output, RpcCall, Server, SpawnEvent, SpawnScene, SyncEvent, SyncSpec,
+    Transmit, SERVER_ID,
+};
+pub use variant_io::ArgsForm;

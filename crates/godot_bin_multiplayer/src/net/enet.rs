@@ -1,0 +1,251 @@
+//! ENet links on `rusty_enet` (ENet 1.3, no checksum, no compression, as
+//! `ENetMultiplayerPeer` uses it), over a tokio UDP socket so that a task can wait for
+//! datagrams.
+
+use super::shards::Shards;
+use super::udp::{bind_server, Udp};
+use super::{enet_channel, from_enet_channel};
+use crate::scene::TransferMode;
+use crate::Map;
+use rusty_enet::{Event, Packet, PacketKind};
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::net::UdpSocket;
+
+/// What an ENet link reports.
+pub(crate) enum EnetEvent<'a> {
+    /// A peer connected (server: with the Godot id it chose).
+    Connected(i32),
+    /// A packet.
+    Packet {
+        from: i32,
+        channel: u8,
+        mode: TransferMode,
+        data: &'a [u8],
+    },
+    /// A peer left.
+    Disconnected(i32),
+}
+
+/// ENet hosts on one socket ([`Shards`]) and the Godot peer ids of their ENet peers.
+pub(crate) struct EnetLink {
+    shards: Shards,
+    socket: Arc<UdpSocket>,
+    is_server: bool,
+    /// The ids of the ENet peers, by the index [`Shards`] gives them.
+    ids: Ids,
+    max_packet: usize,
+}
+
+impl EnetLink {
+    fn new(
+        socket: UdpSocket,
+        peers: usize,
+        is_server: bool,
+        max_packet: usize,
+    ) -> io::Result<Self> {
+        let socket = Arc::new(socket);
+        // The engine's hosts allow the protocol's maximum of channels, 255.
+        let shards = Shards::new(socket.clone(), peers, 255, max_packet)?;
+        Ok(EnetLink {
+            ids: Ids {
+                by_enet: vec![0; shards.peer_limit() + 1],
+                by_godot: Map::default(),
+            },
+            shards,
+            socket,
+            is_server,
+            max_packet,
+        })
+    }
+
+    /// A server host on `addr`.
+    pub(crate) async fn server(
+        addr: SocketAddr,
+        peers: usize,
+        max_packet: usize,
+    ) -> io::Result<Self> {
+        EnetLink::new(bind_server(addr)?, peers.clamp(1, 4095), true, max_packet)
+    }
+
+    /// A client host connecting to `addr` as Godot peer `id` (the id travels in the
+    /// CONNECT command's data, as `ENetMultiplayerPeer` sends it).
+    pub(crate) async fn client(addr: SocketAddr, id: i32, max_packet: usize) -> io::Result<Self> {
+        let local: SocketAddr = if addr.is_ipv6() {
+            "[::]:0".parse().expect("literal")
+        } else {
+            "0.0.0.0:0".parse().expect("literal")
+        };
+        let socket = UdpSocket::bind(local).await?;
+        let mut link = EnetLink::new(socket, 1, false, max_packet)?;
+        let index = link.shards.connect(addr, 255, id as u32)?;
+        link.ids.insert(1, index);
+        Ok(link)
+    }
+
+    pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    pub(crate) fn socket(&self) -> Arc<UdpSocket> {
+        self.socket.clone()
+    }
+
+    /// Whether a datagram may be waiting; if not, `cx` is woken when one arrives.
+    pub(crate) fn poll_readable(&self, cx: &mut std::task::Context<'_>) -> bool {
+        self.socket.poll_recv_ready(cx).is_ready()
+    }
+
+    /// One turn of the hosts ([`Shards::run`]: what is waiting, for the hosts it came
+    /// for, or with `all` for every host), telling `on` what happened as it happens
+    /// (packets borrowed from ENet, no copy); `on` says for `Connected` whether to keep
+    /// the peer. Whether anything happened.
+    ///
+    /// What ENet sent meanwhile (acknowledgements, pings, retransmissions) is held: when
+    /// something happened, to go out with the answers at the caller's next
+    /// [`flush`](Self::flush), which it must call before it waits; when nothing did, here.
+    pub(crate) fn service(
+        &mut self,
+        all: bool,
+        mut on: impl FnMut(EnetEvent<'_>) -> bool,
+    ) -> io::Result<bool> {
+        let (ids, is_server, max_packet) = (&mut self.ids, self.is_server, self.max_packet);
+        let any = self.shards.run(all, |index, event| {
+            dispatch(ids, is_server, max_packet, index, event, &mut on);
+            false
+        })?;
+        if !any {
+            // No answer will follow: what ENet queued goes now.
+            self.shards.send_held();
+        }
+        self.shards.tidy(Instant::now());
+        Ok(any)
+    }
+
+    /// Queues a packet with the flags and channel the engine uses for this mode.
+    pub(crate) fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
+        let Some(&index) = self.ids.by_godot.get(&to) else {
+            return;
+        };
+        let kind = match mode {
+            TransferMode::Reliable => PacketKind::Reliable,
+            TransferMode::Unreliable => PacketKind::AlwaysUnreliable { sequenced: false },
+            TransferMode::UnreliableOrdered => PacketKind::AlwaysUnreliable { sequenced: true },
+        };
+        if let Some(peer) = self.shards.peer_mut(index) {
+            // A full queue or a peer going away: ENet drops the packet, as the engine does.
+            let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
+            self.shards.queued(index);
+        }
+    }
+
+    /// Starts a graceful disconnect; the peer is forgotten at once.
+    pub(crate) fn disconnect(&mut self, id: i32) {
+        if let Some(index) = self.ids.remove(id) {
+            if let Some(peer) = self.shards.peer_mut(index) {
+                peer.disconnect(0);
+                self.shards.queued(index);
+            }
+        }
+    }
+
+    /// Sends what is queued, and what `service` held, merged per peer.
+    pub(crate) fn flush(&mut self) {
+        self.shards.flush();
+    }
+}
+
+/// Godot ids and ENet peers, both ways.
+struct Ids {
+    /// Godot id by the peer's index (0: none; Godot ids are 1 or more), one entry more than
+    /// there are slots (see [`Ids::at`]).
+    by_enet: Vec<i32>,
+    by_godot: Map<i32, usize>,
+}
+
+impl Ids {
+    /// The Godot id of the peer at `index` (0: none). ENet names only peers below its
+    /// hosts' limits, which have entries; the entry past them stands in for any other
+    /// rather than a panic.
+    fn at(&mut self, index: usize) -> &mut i32 {
+        let last = self.by_enet.len() - 1;
+        &mut self.by_enet[index.min(last)]
+    }
+
+    fn insert(&mut self, id: i32, index: usize) {
+        *self.at(index) = id;
+        self.by_godot.insert(id, index);
+    }
+
+    /// Forgets `id`; its peer's index.
+    fn remove(&mut self, id: i32) -> Option<usize> {
+        let index = self.by_godot.remove(&id)?;
+        *self.at(index) = 0;
+        Some(index)
+    }
+
+    /// Forgets the peer at `index`; its id, if it had one.
+    fn remove_at(&mut self, index: usize) -> Option<i32> {
+        let id = std::mem::take(self.at(index));
+        (id != 0).then(|| {
+            self.by_godot.remove(&id);
+            id
+        })
+    }
+}
+
+/// Tells `on` what an ENet event means for the session, keeping `ids` in step.
+fn dispatch(
+    ids: &mut Ids,
+    is_server: bool,
+    max_packet: usize,
+    index: usize,
+    event: Event<'_, Udp>,
+    on: &mut impl FnMut(EnetEvent<'_>) -> bool,
+) {
+    match event {
+        Event::Connect { peer, data } => {
+            if !is_server {
+                on(EnetEvent::Connected(1));
+                return;
+            }
+            // The engine resets a peer whose id is below 2 or taken.
+            let id = data as i32;
+            if id < 2 || ids.by_godot.contains_key(&id) {
+                peer.reset();
+                return;
+            }
+            ids.insert(id, index);
+            if !on(EnetEvent::Connected(id)) {
+                ids.remove(id);
+                peer.reset();
+            }
+        }
+        Event::Receive {
+            channel_id, packet, ..
+        } => {
+            let from = *ids.at(index);
+            if from == 0 {
+                return;
+            }
+            let data = packet.data();
+            if data.is_empty() || data.len() > max_packet {
+                return;
+            }
+            let (channel, mode) = from_enet_channel(channel_id);
+            on(EnetEvent::Packet {
+                from,
+                channel,
+                mode,
+                data,
+            });
+        }
+        Event::Disconnect { .. } => {
+            if let Some(id) = ids.remove_at(index) {
+                on(EnetEvent::Disconnected(id));
+            }
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! A server on WebSocket and/or ENet, both feeding one [`Server`] session.
+
+#[cfg(feature = "enet")]
+use super::enet::{EnetEvent, EnetLink};
+#[cfg(feature = "websocket")]
+use super::ws::{Queued, WsEvent, WsServer};
+use crate::error::Result;
+use crate::scene::Scene;
+#[cfg(feature = "websocket")]
+use crate::scene::TransferMode;
+use crate::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
+use godot_bin::Variant;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+/// Sets up a [`Host`].
+#[derive(Debug)]
+pub struct HostBuilder {
+    scene: Arc<Scene>,
+    opts: Options,
+    #[cfg_attr(not(feature = "websocket"), allow(dead_code))]
+    ws: Option<SocketAddr>,
+    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
+    enet: Option<SocketAddr>,
+    sync_interval: Duration,
+    service_interval: Duration,
+    max_packet: usize,
+    queue: usize,
+    max_enet_peers: usize,
+    batch_window: Duration,
+}
+
+impl HostBuilder {
+    /// Session options (relay, auth, limits).
+    pub fn options(mut self, opts: Options) -> Self {
+        self.opts = opts;
+        self
+    }
+
+    /// Serves WebSocket (`WebSocketMultiplayerPeer` clients) on `addr`.
+    #[cfg(feature = "websocket")]
+    pub fn websocket(mut self, addr: SocketAddr) -> Self {
+        self.ws = Some(addr);
+        self
+    }
+
+    /// Serves ENet (`ENetMultiplayerPeer` clients) on `addr`.
+    #[cfg(feature = "enet")]
+    pub fn enet(mut self, addr: SocketAddr) -> Self {
+        self.enet = Some(addr);
+        self
+    }
+
+    /// How often the session's network frame runs (auth timeouts, replication); the
+    /// engine's runs every process frame. Default 1/60 s.
+    pub fn sync_interval(mut self, every: Duration) -> Self {
+        self.sync_interval = every;
+        self
+    }
+
+    /// The largest packet accepted from a peer (default 1 MiB; Godot clients' own buffers
+    /// stop at 64 KiB by default).
+    pub fn max_packet_size(mut self, bytes: usize) -> Self {
+        self.max_packet = bytes;
+        self
+    }
+
+    /// How many packets may wait for one WebSocket peer before it is dropped as too slow
+    /// (default 4096, the engine's outbound queue).
+    pub fn queue_size(mut self, packets: usize) -> Self {
+        self.queue = packets.max(1);
+        self
+    }
+
+    /// The number of ENet peer slots (default and maximum 4095).
+    pub fn max_enet_peers(mut self, peers: usize) -> Self {
+        self.max_enet_peers = peers;
+        self
+    }
+
+    /// Lets the host gather work before it looks at its sockets again: after a turn that
+    /// leaves nothing to do, the thread sleeps for `window` (a blocking sleep, cut short by
+    /// the session's next timer), and the next turn takes everything that arrived
+    /// meanwhile. The engine gets the same from its frame, which reads its sockets once a
+    /// frame; this adds at most `window` to an answer's latency, and a turn that still has
+    /// work never waits.
+    ///
+    /// Why: a server that keeps up with its peers goes to sleep after every few packets,
+    /// and each packet that wakes it costs a wake-up; ENet also services its hosts and
+    /// flushes once a turn. With 200 µs the load run's server answers 12% more calls per
+    /// CPU-second at 1,000 WebSocket peers and 27-35% more on ENet, p99 latency unchanged
+    /// at 1,000 peers (benches/RESULTS.md, issue 26).
+    ///
+    /// It blocks the thread that polls the host, so use it only where the host has its
+    /// runtime's thread to itself (a `current_thread` runtime running the host alone, as
+    /// `examples/multiplayer_echo` does): on a shared runtime it would stall every other
+    /// task on that thread. Default zero: no window.
+    pub fn batch_window(mut self, window: Duration) -> Self {
+        self.batch_window = window;
+        self
+    }
+
+    /// Binds the listeners.
+    pub async fn start(self) -> Result<Host> {
+        #[cfg(feature = "websocket")]
+        let ws = match self.ws {
+            Some(addr) => {
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                Some(WsServer::new(listener, self.max_packet, self.queue))
+            }
+            None => None,
+        };
+        #[cfg(feature = "enet")]
+        let enet = match self.enet {
+            Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
+            None => None,
+        };
+        let now = Instant::now();
+        Ok(Host {
+            server: Server::new(self.scene, self.opts),
+            #[cfg(feature = "websocket")]
+            ws,
+            #[cfg(feature = "enet")]
+            enet,
+            sleep: Box::pin(tokio::time::sleep_until(now.into())),
+            sync_interval: self.sync_interval,
+            next_sync: now,
+            service_interval: self.service_interval,
+            next_service: now,
+            batch_window: self.batch_window,
+        })
+    }
+}
+
+/// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
+///
+/// It owns a [`Server`] session and has the session's game-facing methods as its own:
+/// [`rpc_id`](Host::rpc_id), [`rpc`](Host::rpc), [`call_args`](Host::call_args),
+/// [`send_bytes`](Host::send_bytes), auth ([`send_auth`](Host::send_auth),
+/// [`complete_auth`](Host::complete_auth), [`disconnect_peer`](Host::disconnect_peer)),
+/// replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
+/// [`despawn`](Host::despawn)) and the peer list. What those queue is sent by
+/// [`next_event`](Host::next_event) or [`flush`](Host::flush).
+///
+/// The host drives the session itself (packets in, events out, `tick` on time), so the
+/// sans-IO half of [`Server`] (`receive`, `poll_event`, `poll_output`, `tick`) is not
+/// reachable through it: events come from [`next_event`](Host::next_event).
+pub struct Host {
+    server: Server,
+    #[cfg(feature = "websocket")]
+    ws: Option<WsServer>,
+    #[cfg(feature = "enet")]
+    enet: Option<EnetLink>,
+    /// Wakes the loop at [`Host::next_wake`] when no I/O does.
+    sleep: Pin<Box<tokio::time::Sleep>>,
+    sync_interval: Duration,
+    /// The next replication frame.
+    next_sync: Instant,
+    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
+    service_interval: Duration,
+    /// ENet only: when its timers must be run if no datagram has woken us first.
+    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
+    next_service: Instant,
+    /// [`HostBuilder::batch_window`].
+    batch_window: Duration,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field("websocket", &self.websocket_addr())
+            .field("enet", &self.enet_addr())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Host {
+    /// A builder for a host serving `scene` (a [`Scene`] or an `Arc<Scene>` shared with
+    /// other hosts or peers).
+    pub fn builder(scene: impl Into<Arc<Scene>>) -> HostBuilder {
+        HostBuilder {
+            scene: scene.into(),
+            opts: Options::default(),
+            ws: None,
+            enet: None,
+            sync_interval: Duration::from_micros(16_667),
+            service_interval: Duration::from_millis(5),
+            max_packet: 1 << 20,
+            queue: 4096,
+            max_enet_peers: 4095,
+            batch_window: Duration::ZERO,
+        }
+    }
+
+    session::game_api!(server);
+
+    /// Whether `peer` is linked (pending or admitted).
+    pub fn has_peer(&self, peer: i32) -> bool {
+        self.server.has_peer(peer)
+    }
+
+    /// `multiplayer.disconnect_peer(id)`: announce and drop the peer (no
+    /// `PeerDisconnected` event, as the engine blocks its signals), then close the link.
+    pub fn disconnect_peer(&mut self, peer: i32) {
+        self.server.disconnect_peer(peer)
+    }
+
+    /// Spawns a node under the MultiplayerSpawner `spawner` on every admitted peer (and
+    /// later ones), with its synchronizers; returns the node's network id. See
+    /// [`Server::spawn`].
+    pub fn spawn(
+        &mut self,
+        spawner: &str,
+        name: &str,
+        scene: SpawnScene,
+        syncs: Vec<SyncSpec>,
+    ) -> Result<u32> {
+        self.server.spawn(spawner, name, scene, syncs)
+    }
+
+    /// Sets a replicated property of a spawned node; it goes out with the next network
+    /// frame. See [`Server::set_property`].
+    pub fn set_property(&mut self, net_id: u32, path: &str, value: Variant) -> Result<()> {
+        self.server.set_property(net_id, path, value)
+    }
+
+    /// Despawns a spawned node on every peer that has it.
+    pub fn despawn(&mut self, net_id: u32) -> Result<()> {
+        self.server.despawn(net_id)
+    }
+
+    /// The WebSocket listener's address.
+    pub fn websocket_addr(&self) -> Option<SocketAddr> {
+        #[cfg(feature = "websocket")]
+        if let Some(w) = &self.ws {
+            return w.local_addr().ok();
+        }
+        None
+    }
+
+    /// The ENet socket's address.
+    pub fn enet_addr(&self) -> Option<SocketAddr> {
+        #[cfg(feature = "enet")]
+        if let Some(e) = &self.enet {
+            return e.local_addr().ok();
+        }
+        None
+    }
+
+    /// Sends everything the session queued.
+    pub fn flush(&mut self) {
+        self.queue_outputs();
+        self.write_out();
+    }
+
+    /// Hands what the session queued to the transports' buffers: no system call yet.
+    fn queue_outputs(&mut self) {
+        while let Some(out) = self.server.poll_output() {
+            match out {
+                Output::Send(t) => {
+                    #[cfg(feature = "websocket")]
+                    if let Some(w) = &mut self.ws {
+                        match w.send(t.to, &t.data) {
+                            Queued::Yes => {
+                                // Copied into the connection's buffer: the next packet
+                                // can be written into this one.
+                                self.server.recycle(t.data);
+                                continue;
+                            }
+                            Queued::TooSlow => {
+                                // Too slow to keep up: dropped, as the engine's full queue does.
+                                self.server.disconnect_peer(t.to);
+                                continue;
+                            }
+                            Queued::NotOurs => {}
+                        }
+                    }
+                    #[cfg(feature = "enet")]
+                    if let Some(e) = &mut self.enet {
+                        e.send(t.to, t.channel, t.mode, t.data);
+                    }
+                }
+                Output::Disconnect(id) => {
+                    #[cfg(feature = "websocket")]
+                    if let Some(w) = &mut self.ws {
+                        if w.close(id) {
+                            continue;
+                        }
+                    }
+                    #[cfg(feature = "enet")]
+                    if let Some(e) = &mut self.enet {
+                        e.disconnect(id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes what the transports buffered: one write per WebSocket connection, one ENet
+    /// flush.
+    fn write_out(&mut self) {
+        #[cfg(feature = "websocket")]
+        if let Some(w) = &mut self.ws {
+            w.flush();
+        }
+        #[cfg(feature = "enet")]
+        if let Some(e) = &mut self.enet {
+            e.flush();
+        }
+    }
+
+    /// Reads every WebSocket connection that woke (and accepts new ones) straight into
+    /// the session; whether anything happened.
+    fn poll_ws(&mut self, cx: &mut Context<'_>) -> bool {
+        #[cfg(feature = "websocket")]
+        if let Some(w) = &mut self.ws {
+            let server = &mut self.server;
+            let now = Instant::now();
+            return w.poll(cx, |ev| match ev {
+                WsEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
+                WsEvent::Packet(id, data) => {
+                    server.receive(id, 0, TransferMode::Reliable, data, now);
+                    true
+                }
+                WsEvent::Closed(id) => {
+                    server.peer_disconnected(id);
+                    true
+                }
+            });
+        }
+        let _ = cx;
+        false
+    }
+
+    /// Runs ENet until it is idle, packets straight into the session; whether anything
+    /// happened. `force` services every ENet host, datagram or not (ENet's timers).
+    fn service_enet(&mut self, cx: &mut Context<'_>, force: bool) -> Result<bool> {
+        #[cfg(feature = "enet")]
+        if let Some(e) = &mut self.enet {
+            // Registers the task for the next datagram when none is waiting.
+            if !e.poll_readable(cx) && !force {
+                return Ok(false);
+            }
+            let now = Instant::now();
+            // Each of ENet's hosts runs its timers only when serviced, and a datagram
+            // services only the hosts it came for: every host, on this clock, however busy.
+            if force {
+                self.next_service = now + self.service_interval;
+            }
+            let server = &mut self.server;
+            let any = e.service(force, |ev| match ev {
+                EnetEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
+                EnetEvent::Packet {
+                    from,
+                    channel,
+                    mode,
+                    data,
+                } => {
+                    server.receive(from, channel, mode, data, now);
+                    true
+                }
+                EnetEvent::Disconnected(id) => {
+                    server.peer_disconnected(id);
+                    true
+                }
+            })?;
+            return Ok(any);
+        }
+        let _ = (cx, force);
+        Ok(false)
+    }
+
+    /// When the loop must run with no I/O to wake it: the earliest of the session's next
+    /// timer ([`Server::poll_timeout`]), the next replication frame, with ENet the next
+    /// service, and soon after a failed `accept`.
+    fn next_wake(&self) -> Instant {
+        let mut at = self.next_sync;
+        if let Some(t) = self.server.poll_timeout() {
+            at = at.min(t);
+        }
+        // ENet keeps its own timers (retransmissions, pings, peer timeouts) that run only
+        // inside `service`, and rusty_enet does not say when the next one falls due: it
+        // must be serviced regularly even when no datagram arrives. WebSocket needs no
+        // such call.
+        #[cfg(feature = "enet")]
+        if self.enet.is_some() {
+            at = at.min(self.next_service);
+        }
+        #[cfg(feature = "websocket")]
+        if self.ws.as_ref().is_some_and(|w| w.accept_failed) {
+            at = at.min(Instant::now() + Duration::from_millis(10));
+        }
+        at
+    }
+
+    /// Runs what is due: the session's tick (auth timeouts, replication).
+    fn on_timer(&mut self, now: Instant) {
+        let timer_due = self.server.poll_timeout().is_some_and(|t| now >= t);
+        if timer_due || now >= self.next_sync {
+            // One tick serves both: it also sends this frame's replication.
+            self.server.tick(now);
+            self.next_sync = now + self.sync_interval;
+        }
+    }
+
+    /// One turn of the loop: hand out the next event, or take in everything the sockets
+    /// have, or register for the next wake.
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event>> {
+        loop {
+            self.queue_outputs();
+            if let Some(ev) = self.server.poll_event() {
+                return Poll::Ready(Ok(ev));
+            }
+            // A turn of I/O starts with the task's budget whole: tokio's sockets, listener
+            // and timers refuse work once it is spent, ENet's non-blocking calls do not, so
+            // a turn begun without budget serves ENet alone. Under overload that starved
+            // the WebSocket side (benches/RESULTS.md, issue 26); yielding lets the runtime
+            // poll its drivers and gives the next turn a fresh budget.
+            if !tokio::task::coop::has_budget_remaining() {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            // Every event of this turn is out and answered: write what it produced, one
+            // write per connection, before waiting for more.
+            self.write_out();
+            let mut progressed = self.poll_ws(cx);
+            let now = Instant::now();
+            let enet_due = now >= self.next_service;
+            match self.service_enet(cx, enet_due) {
+                Ok(p) => progressed |= p,
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+            self.on_timer(now);
+            if progressed || self.server.has_output() {
+                continue;
+            }
+            let wake = tokio::time::Instant::from_std(self.next_wake());
+            if self.sleep.deadline() != wake {
+                self.sleep.as_mut().reset(wake);
+            }
+            if self.sleep.as_mut().poll(cx).is_pending() {
+                // Everything is written and nothing is left: gather for the window. What
+                // arrives meanwhile is found by the runtime's next look at the sockets, all
+                // at once, and taken in one turn.
+                super::window::gather(self.batch_window, Some(wake.into_std()));
+                return Poll::Pending;
+            }
+        }
+    }
+
+    /// Sends what is queued, then waits for the next event. Cancel-safe: nothing is lost
+    /// when the future is dropped before it completes.
+    pub async fn next_event(&mut self) -> Result<Event> {
+        std::future::poll_fn(|cx| self.poll_event(cx)).await
+    }
+}

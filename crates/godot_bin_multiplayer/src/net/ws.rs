@@ -1,0 +1,370 @@
+//! WebSocket links, as `WebSocketMultiplayerPeer` expects them: the server answers the
+//! upgrade with a single-token `Connection: Upgrade`, no subprotocol and no extension, then
+//! sends the client's id as one 4-byte binary message; every packet is one binary message.
+//! The server's connections are framed by [`wslink`](super::wslink); the client
+//! ([`connect`]) runs on tokio-tungstenite.
+
+use super::random_id;
+use super::ready::Ready;
+use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
+use crate::error::{Error, Result};
+use crate::Map;
+use futures_util::stream::FuturesUnordered;
+use futures_util::StreamExt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// The engine's `handshake_timeout`: TCP accept to open socket (and id) within 3 s.
+pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How many frames one connection may hand in per poll before the others get their turn.
+const FRAMES_PER_POLL: usize = 64;
+
+/// How many accepted connections may be in their handshake at once; more wait in the
+/// listener's backlog. Without a bound, a server short of CPU accepted faster than it
+/// could answer handshakes (an accept costs a task a fraction of what a handshake does):
+/// in the overload run 7,685 accepted sockets sat with their upgrade request unread, the
+/// clients long gone, and their 3 s timeouts never started (benches/RESULTS.md, issue 26).
+const MAX_HANDSHAKES: usize = 128;
+
+/// The client's tungstenite settings: the server's read buffer size (tungstenite
+/// zero-fills its free capacity before every read, so a small one is cheaper), and the
+/// largest message taken.
+pub(crate) fn config(max_message: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(wslink::READ_BUFFER)
+        .max_message_size(Some(max_message))
+        .max_frame_size(Some(max_message))
+}
+
+/// A connection being upgraded: the WebSocket handshake, then the id message.
+type Handshake = Pin<Box<dyn Future<Output = Option<(Link, i32)>> + Send>>;
+
+fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
+    // The engine's 3 s run from the accept, not from the future's first poll.
+    let deadline = tokio::time::Instant::now() + HANDSHAKE_TIMEOUT;
+    Box::pin(async move {
+        let id = random_id();
+        let hello = id.to_le_bytes();
+        let open = wslink::accept(tcp, &hello, max_message);
+        let link = tokio::time::timeout_at(deadline, open).await.ok()?.ok()?;
+        Some((link, id))
+    })
+}
+
+/// What the server's connections report.
+pub(crate) enum WsEvent<'a> {
+    /// A client finished its handshake and has its id.
+    Connected(i32),
+    /// A packet from a client.
+    Packet(i32, &'a [u8]),
+    /// A client's connection closed or failed.
+    Closed(i32),
+}
+
+/// What [`WsServer::send`] did with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Queued {
+    /// Queued for the client.
+    Yes,
+    /// `id` is not one of this server's clients (it may be another transport's).
+    NotOurs,
+    /// The client had more than the queue size waiting: it is closed, and the caller
+    /// should drop the peer.
+    TooSlow,
+}
+
+struct Conn {
+    link: Link,
+    id: i32,
+    /// Messages queued since the last completed flush.
+    unflushed: usize,
+    /// In the list of connections to flush.
+    dirty: bool,
+}
+
+/// A WebSocket server driven from the host's own task: the listener, the handshakes in
+/// flight and every open connection are polled there, each connection through a waker of
+/// its own ([`Ready`]), so a poll touches only the sockets that woke. No task and no
+/// channel per connection: a packet goes from the socket to the session and the answer
+/// from the session to the socket's write buffer in the same task, and each connection is
+/// flushed once for everything one poll produced for it.
+pub(crate) struct WsServer {
+    listener: TcpListener,
+    handshakes: FuturesUnordered<Handshake>,
+    conns: Vec<Option<Conn>>,
+    free: Vec<usize>,
+    by_id: Map<i32, usize>,
+    ready: Ready,
+    woken: Vec<usize>,
+    dirty: Vec<usize>,
+    /// Connections a failed write closed, to report at the next poll.
+    gone: Vec<i32>,
+    max_message: usize,
+    queue: usize,
+    /// An `accept` failed (out of descriptors, say): the host retries on its timer.
+    pub(crate) accept_failed: bool,
+}
+
+impl WsServer {
+    pub(crate) fn new(listener: TcpListener, max_message: usize, queue: usize) -> Self {
+        WsServer {
+            listener,
+            handshakes: FuturesUnordered::new(),
+            conns: Vec::new(),
+            free: Vec::new(),
+            by_id: Map::default(),
+            ready: Ready::default(),
+            woken: Vec::new(),
+            dirty: Vec::new(),
+            gone: Vec::new(),
+            max_message,
+            queue,
+            accept_failed: false,
+        }
+    }
+
+    pub(crate) fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Accepts connections, advances handshakes and reads every connection that woke,
+    /// reporting each event to `on` (which, for `Connected`, says whether to keep the
+    /// client). Registers `cx` for all of it. Whether anything happened.
+    pub(crate) fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut on: impl FnMut(WsEvent<'_>) -> bool,
+    ) -> bool {
+        // Handshakes under way first, then new connections up to the bound, whose
+        // handshakes start (and their timeouts with them) in the same poll.
+        let mut any = self.poll_handshakes(cx, &mut on);
+        self.accept_failed = false;
+        while self.handshakes.len() < MAX_HANDSHAKES {
+            match self.listener.poll_accept(cx) {
+                Poll::Ready(Ok((tcp, _))) => {
+                    self.handshakes.push(handshake(tcp, self.max_message));
+                }
+                Poll::Ready(Err(_)) => {
+                    self.accept_failed = true;
+                    break;
+                }
+                Poll::Pending => break,
+            }
+        }
+        any |= self.poll_handshakes(cx, &mut on);
+        for id in self.gone.drain(..) {
+            on(WsEvent::Closed(id));
+            any = true;
+        }
+        // Slots a poll could not reach come first, then those woken since.
+        let mut woken = std::mem::take(&mut self.woken);
+        self.ready.take(&mut woken, cx.waker());
+        let mut reached = 0;
+        for &slot in &woken {
+            // Past the task's budget tokio would refuse the socket; the rest wait for the
+            // next poll (see `Ready::take`).
+            if !tokio::task::coop::has_budget_remaining() {
+                cx.waker().wake_by_ref();
+                break;
+            }
+            reached += 1;
+            if !self.ready.polling(slot) {
+                continue;
+            }
+            let Some(c) = self.conns.get_mut(slot).and_then(Option::as_mut) else {
+                continue;
+            };
+            let waker = self.ready.waker(slot);
+            let mut scx = Context::from_waker(waker);
+            let mut closed = false;
+            // A flush that could not finish: the socket woke because it can take more.
+            if c.link.has_unwritten() {
+                match c.link.poll_flush(&mut scx) {
+                    Poll::Ready(Ok(())) => c.unflushed = 0,
+                    Poll::Ready(Err(_)) => closed = true,
+                    Poll::Pending => {}
+                }
+            }
+            if !closed {
+                let id = c.id;
+                // The engine takes text messages as packets too.
+                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data, _| {
+                    if !data.is_empty() {
+                        on(WsEvent::Packet(id, data));
+                        any = true;
+                    }
+                });
+                match turn {
+                    Turn::Drained => {}
+                    // More may be waiting: come back after the others.
+                    Turn::More => waker.wake_by_ref(),
+                    Turn::Closed => closed = true,
+                }
+                // Pongs to write.
+                if !closed && c.link.has_unwritten() && !c.dirty {
+                    c.dirty = true;
+                    self.dirty.push(slot);
+                }
+            }
+            if closed {
+                let id = c.id;
+                self.remove(slot);
+                on(WsEvent::Closed(id));
+                any = true;
+            }
+        }
+        woken.drain(..reached);
+        self.woken = woken;
+        any
+    }
+
+    /// Advances the handshakes in flight; each finished one becomes a connection (if `on`
+    /// keeps it). Whether a connection was added.
+    fn poll_handshakes(
+        &mut self,
+        cx: &mut Context<'_>,
+        on: &mut impl FnMut(WsEvent<'_>) -> bool,
+    ) -> bool {
+        let mut any = false;
+        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
+            let Some((link, id)) = done else { continue };
+            // A random id already taken (1 in 2^31 per client): drop the newcomer.
+            if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
+                continue;
+            }
+            any = true;
+            let slot = self.free.pop().unwrap_or_else(|| {
+                self.conns.push(None);
+                self.conns.len() - 1
+            });
+            self.conns[slot] = Some(Conn {
+                link,
+                id,
+                unflushed: 0,
+                dirty: false,
+            });
+            self.by_id.insert(id, slot);
+            self.ready.wake(slot);
+        }
+        any
+    }
+
+    fn remove(&mut self, slot: usize) -> Option<Conn> {
+        let c = self.conns.get_mut(slot)?.take()?;
+        self.by_id.remove(&c.id);
+        self.ready.remove(slot);
+        self.free.push(slot);
+        Some(c)
+    }
+
+    /// Queues a packet for client `id` (written by the next [`flush`](Self::flush)), with
+    /// one lookup of the client: whether `id` is ours, and whether it kept up.
+    pub(crate) fn send(&mut self, id: i32, data: &[u8]) -> Queued {
+        let Some(&slot) = self.by_id.get(&id) else {
+            return Queued::NotOurs;
+        };
+        let Some(c) = self.conns[slot].as_mut() else {
+            return Queued::NotOurs;
+        };
+        if c.unflushed >= self.queue {
+            self.close(id);
+            return Queued::TooSlow;
+        }
+        c.link.queue(data);
+        c.unflushed += 1;
+        if !c.dirty {
+            c.dirty = true;
+            self.dirty.push(slot);
+        }
+        Queued::Yes
+    }
+
+    /// Writes what was queued since the last flush: one write per connection. A socket
+    /// that cannot take it all now finishes when it wakes.
+    pub(crate) fn flush(&mut self) {
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            let Some(c) = self.conns[slot].as_mut() else {
+                continue;
+            };
+            c.dirty = false;
+            let mut scx = Context::from_waker(self.ready.waker(slot));
+            match c.link.poll_flush(&mut scx) {
+                Poll::Ready(Ok(())) => c.unflushed = 0,
+                Poll::Ready(Err(_)) => {
+                    let id = c.id;
+                    self.remove(slot);
+                    self.gone.push(id);
+                }
+                Poll::Pending => {}
+            }
+        }
+        dirty.clear();
+        self.dirty = dirty;
+    }
+
+    /// Closes client `id`'s connection with code 1000, as `disconnect_peer` does: what
+    /// was queued for it and the close frame are written if the socket takes them now.
+    pub(crate) fn close(&mut self, id: i32) -> bool {
+        let Some(&slot) = self.by_id.get(&id) else {
+            return false;
+        };
+        if let Some(mut c) = self.remove(slot) {
+            let mut cx = Context::from_waker(Waker::noop());
+            c.link.queue_close(CLOSE_NORMAL);
+            let _ = c.link.poll_flush(&mut cx);
+            // Read what the client sent meanwhile, so that closing the socket sends a FIN
+            // rather than a reset that could discard our last packets at the client.
+            for _ in 0..16 {
+                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _| {}) != Turn::More {
+                    break;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Connects to a Godot WebSocket server at `url` (`ws://host:port/path`) and waits for the
+/// id message. Returns the socket and our id.
+pub(crate) async fn connect(
+    url: &str,
+    max_message: usize,
+) -> Result<(WebSocketStream<TcpStream>, i32)> {
+    let rest = url
+        .strip_prefix("ws://")
+        .ok_or(Error::Transport("only ws:// URLs are supported".into()))?;
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let connect = async {
+        let tcp = TcpStream::connect(authority).await?;
+        let _ = tcp.set_nodelay(true);
+        let (mut ws, _) =
+            tokio_tungstenite::client_async_with_config(url, tcp, Some(config(max_message)))
+                .await
+                .map_err(|e| Error::Transport(e.to_string()))?;
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Binary(b))) if b.len() == 4 => {
+                    let id = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    if id < 2 {
+                        return Err(Error::Transport("invalid id from server".into()));
+                    }
+                    return Ok((ws, id));
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Err(e)) => return Err(Error::Transport(e.to_string())),
+                _ => return Err(Error::Transport("invalid id from server".into())),
+            }
+        }
+    };
+    tokio::time::timeout(HANDSHAKE_TIMEOUT, connect)
+        .await
+        .map_err(|_| Error::Transport("handshake timed out".into()))?
+}

@@ -1,0 +1,376 @@
+//! Sending: RPCs (`rpc_id`, `rpc`, `call_args`), `send_bytes`, the client's relay
+//! wrapping, and the path cache as the sender keeps it (SIMPLIFY_PATH before the compact form).
+
+use super::peers::PathState;
+use super::{Output, Session, Transmit, SERVER_ID};
+use crate::args::{encode_call_args, Args, CallArgs};
+use crate::error::{Error, Result};
+use crate::scene::{NodeId, TransferMode};
+use crate::variant_io::ArgsForm;
+use crate::wire::{self, NodeField};
+
+impl Session {
+    pub(super) fn push_send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
+        self.out.push_back(Output::Send(Transmit {
+            to,
+            channel,
+            mode,
+            data,
+        }));
+    }
+
+    /// Sends `packet` to `to` as the engine's `send_command` does: a client wraps
+    /// everything not meant for the server in a RELAY to the server.
+    pub(super) fn send_command(
+        &mut self,
+        to: i32,
+        channel: u8,
+        mode: TransferMode,
+        packet: Vec<u8>,
+    ) {
+        if !self.is_server && self.opts.server_relay && to != SERVER_ID {
+            let mut buf = Vec::with_capacity(packet.len() + 6);
+            wire::put_relay(&mut buf, to, &packet);
+            self.push_send(SERVER_ID, channel, mode, buf);
+        } else if to > 0 {
+            self.push_send(to, channel, mode, packet);
+        } else {
+            let targets: Vec<i32> = self.peers().filter(|&p| to == 0 || p != -to).collect();
+            for t in targets {
+                self.push_send(t, channel, mode, packet.clone());
+            }
+        }
+    }
+
+    pub(super) fn ensure_cache_id(&mut self, node: NodeId) -> u32 {
+        cache_id(&mut self.cache_ids, &mut self.assigned, node)
+    }
+
+    /// Sends SIMPLIFY_PATH to `peer` if it never got one for `node`; returns whether the
+    /// peer confirmed the path.
+    pub(super) fn send_path(&mut self, node: NodeId, peer: i32) -> bool {
+        self.path_to(node, peer, false).unwrap_or(false)
+    }
+
+    /// [`send_path`](Self::send_path) with the peer looked up once: `None` if `peer` is
+    /// unknown or, with `admitted_only`, still in auth (then nothing is sent or assigned).
+    fn path_to(&mut self, node: NodeId, peer: i32, admitted_only: bool) -> Option<bool> {
+        let n = self.scene.len();
+        let state = self
+            .peers
+            .get_mut(&peer)
+            .filter(|p| !admitted_only || p.pending.is_none())?;
+        let id = cache_id(&mut self.cache_ids, &mut self.assigned, node);
+        if state.sent.len() < n {
+            state.sent.resize(n, PathState::NotSent);
+        }
+        let s = &mut state.sent[node.0 as usize];
+        match *s {
+            PathState::Confirmed => Some(true),
+            PathState::Sent => Some(false),
+            PathState::NotSent => {
+                *s = PathState::Sent;
+                let mut buf = Vec::new();
+                let node_ref = self.scene.get(node);
+                wire::put_simplify_path(&mut buf, &node_ref.checksum, id, &node_ref.path);
+                self.send_command(peer, 0, TransferMode::Reliable, buf);
+                Some(false)
+            }
+        }
+    }
+
+    /// The peers a call to `to` (0 = every peer, `-id` = every peer but `id`) reaches.
+    fn call_targets(&self, to: i32) -> Result<Vec<i32>> {
+        if to < 0 && -to != self.unique_id && !self.admitted(-to) {
+            return Err(Error::UnknownPeer(-to));
+        }
+        Ok(self.peers().filter(|&p| to == 0 || p != -to).collect())
+    }
+
+    /// Calls `method` on `node` at peer `to` (0 = every peer, `-id` = every peer but
+    /// `id`), with arguments already in wire form.
+    pub fn call_args(&mut self, to: i32, node: NodeId, method: &str, args: &Args) -> Result<()> {
+        let n = self.scene.get(node);
+        let (id, rpc) = n
+            .by_name
+            .get(method)
+            .map(|&i| (n.methods[i].0, &n.methods[i].1))
+            .ok_or_else(|| Error::UnknownMethod {
+                node: n.path.to_string(),
+                method: method.to_owned(),
+            })?;
+        let (channel, mode) = (rpc.channel, rpc.transfer);
+        self.send_call(to, node, id, channel, mode, args.form, &args.bytes)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send_call(
+        &mut self,
+        to: i32,
+        node: NodeId,
+        method: u16,
+        channel: u8,
+        mode: TransferMode,
+        form: ArgsForm,
+        args: &[u8],
+    ) -> Result<()> {
+        if to > 0 {
+            // One peer (an answer, most calls): one lookup of it, no target list, and the
+            // packet written where it is sent from.
+            if to == self.unique_id {
+                return Err(Error::NotAllowed("an RPC to ourselves"));
+            }
+            let confirmed = self.path_to(node, to, true).ok_or(Error::UnknownPeer(to))?;
+            let path: &str = if confirmed {
+                ""
+            } else {
+                &self.scene.get(node).path
+            };
+            let mut packet = self.spare.pop().unwrap_or_default();
+            // The path, when written, ends with a NUL.
+            packet.reserve(wire::REMOTE_CALL_MAX_HEADER + args.len() + path.len() + 1);
+            let field = if confirmed {
+                NodeField::Compact(self.cache_ids[node.0 as usize])
+            } else {
+                NodeField::Path
+            };
+            wire::put_remote_call(&mut packet, field, method, form, args, path);
+            self.send_command(to, channel, mode, packet);
+            return Ok(());
+        }
+        let targets = self.call_targets(to)?;
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let mut all_confirmed = true;
+        for &t in &targets {
+            all_confirmed &= self.send_path(node, t);
+        }
+        let id = self.cache_ids[node.0 as usize];
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        if all_confirmed {
+            wire::put_remote_call(&mut buf, NodeField::Compact(id), method, form, args, "");
+            for &t in &targets {
+                self.send_command(t, channel, mode, buf.clone());
+            }
+        } else {
+            let mut full = Vec::new();
+            let path = &self.scene.get(node).path;
+            wire::put_remote_call(&mut buf, NodeField::Wide(id), method, form, args, "");
+            wire::put_remote_call(&mut full, NodeField::Path, method, form, args, path);
+            for &t in &targets {
+                let confirmed =
+                    self.peers[&t].sent.get(node.0 as usize) == Some(&PathState::Confirmed);
+                let packet = if confirmed { buf.clone() } else { full.clone() };
+                self.send_command(t, channel, mode, packet);
+            }
+        }
+        self.scratch = buf;
+        Ok(())
+    }
+
+    /// `rpc_id(to, ...)`: calls `method` on the node at `path` at peer `to` (0 = all, `-id`
+    /// = all but `id`). `args` is a tuple, `()` or [`Args`] (see [`CallArgs`]).
+    pub fn rpc_id<A: CallArgs + ?Sized>(
+        &mut self,
+        to: i32,
+        path: &str,
+        method: &str,
+        args: &A,
+    ) -> Result<()> {
+        let node = self.node_id(path)?;
+        let args = encode_call_args(args)?;
+        self.call_args(to, node, method, &args)
+    }
+
+    /// `rpc(...)`: calls `method` on every admitted peer.
+    pub fn rpc<A: CallArgs + ?Sized>(&mut self, path: &str, method: &str, args: &A) -> Result<()> {
+        self.rpc_id(0, path, method, args)
+    }
+
+    /// `send_bytes(data, to, mode, channel)` (to: 0 = all, `-id` = all but `id`).
+    pub fn send_bytes(
+        &mut self,
+        to: i32,
+        data: &[u8],
+        mode: TransferMode,
+        channel: u8,
+    ) -> Result<()> {
+        if data.is_empty() {
+            return Err(Error::Invalid("empty raw packet"));
+        }
+        if to > 0 && !self.admitted(to) {
+            return Err(Error::UnknownPeer(to));
+        }
+        let mut buf = Vec::with_capacity(data.len() + 1);
+        wire::put_raw(&mut buf, data);
+        self.send_command(to, channel, mode, buf);
+        Ok(())
+    }
+}
+
+/// The cache id of `node`, assigned on first use (ids count from 1 in `assigned`'s order).
+/// Free-standing so that a caller holding a peer's state can assign one.
+fn cache_id(cache_ids: &mut [u32], assigned: &mut Vec<NodeId>, node: NodeId) -> u32 {
+    let slot = &mut cache_ids[node.0 as usize];
+    if *slot == 0 {
+        assigned.push(node);
+        *slot = assigned.len() as u32;
+    }
+    *slot
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::wire::{self, Command};
+    use crate::{Client, Error, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    fn scene() -> Arc<Scene> {
+        Arc::new(
+            Scene::new()
+                .with(NodeConfig::new("A").rpc(Rpc::any_peer("echo")))
+                .unwrap()
+                .with(NodeConfig::new("B").rpc(Rpc::any_peer("echo")))
+                .unwrap(),
+        )
+    }
+
+    fn sent(s: &mut Server) -> Vec<Vec<u8>> {
+        std::iter::from_fn(|| s.poll_output())
+            .map(|o| match o {
+                Output::Send(t) => t.data,
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect()
+    }
+
+    /// Delivers `packets` to the client, and its answers (CONFIRM_PATH) to the server.
+    fn deliver(s: &mut Server, c: &mut Client, packets: &[Vec<u8>]) {
+        let now = Instant::now();
+        for p in packets {
+            c.receive(1, 0, TransferMode::Reliable, p, now);
+        }
+        while let Some(o) = c.poll_output() {
+            if let Output::Send(t) = o {
+                s.receive(7, 0, TransferMode::Reliable, &t.data, now);
+            }
+        }
+    }
+
+    fn pair() -> (Server, Client) {
+        let now = Instant::now();
+        let mut s = Server::new(scene(), Options::default());
+        s.peer_connected(7, now).unwrap();
+        let mut c = Client::new(scene(), Options::default());
+        c.connected(7, now).unwrap();
+        while c.poll_output().is_some() {}
+        while s.poll_output().is_some() {}
+        (s, c)
+    }
+
+    #[test]
+    fn a_call_to_one_peer_is_the_call_to_all_when_it_is_the_only_one() {
+        // `rpc_id(7)` takes its own path (one peer, one lookup); `rpc` the general one.
+        // Before the path is sent, while it is unconfirmed, and once confirmed, both
+        // must write the same packets.
+        let (mut one, mut c1) = pair();
+        let (mut all, mut c2) = pair();
+        let (mut forms, mut so_far) = (Vec::new(), Vec::new());
+        for round in 0..3 {
+            one.rpc_id(7, "B", "echo", &(round,)).unwrap();
+            all.rpc("B", "echo", &(round,)).unwrap();
+            let (a, b) = (sent(&mut one), sent(&mut all));
+            assert_eq!(a, b, "round {round}");
+            forms.push(a.len());
+            so_far.extend(a);
+            // Round 1 is sent before the client confirms the path, round 2 after.
+            if round == 1 {
+                deliver(&mut one, &mut c1, &so_far);
+                deliver(&mut all, &mut c2, &so_far);
+            }
+        }
+        // SIMPLIFY_PATH + call by path, call by path (sent, unconfirmed), compact call.
+        assert_eq!(forms, [2, 1, 1]);
+        one.rpc_id(7, "B", "echo", &(9,)).unwrap();
+        let compact = sent(&mut one);
+        match wire::parse(&compact[0]).unwrap() {
+            Command::RemoteCall(call) => {
+                assert_eq!(call.target, wire::NodeTarget::Cached(1))
+            }
+            other => panic!("not a call: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_answer_is_written_into_a_recycled_buffer_and_big_ones_are_not_kept() {
+        let (mut s, _) = pair();
+        let (mut fresh, _) = pair();
+        s.rpc_id(7, "A", "echo", &(1,)).unwrap();
+        let _ = sent(&mut s); // SIMPLIFY_PATH and the call
+        let mut used = Vec::with_capacity(256);
+        used.extend_from_slice(b"stale bytes");
+        let at = used.as_ptr();
+        s.recycle(used);
+        s.rpc_id(7, "A", "echo", &(2,)).unwrap();
+        let packets = sent(&mut s);
+        assert_eq!(packets[0].as_ptr(), at, "the recycled buffer is reused");
+        // The same bytes a session with no spare buffer writes.
+        fresh.rpc_id(7, "A", "echo", &(1,)).unwrap();
+        let _ = sent(&mut fresh);
+        fresh.rpc_id(7, "A", "echo", &(2,)).unwrap();
+        assert_eq!(packets, sent(&mut fresh));
+        // A buffer past the size kept is dropped, and no more than the count are kept.
+        assert!(s.0.spare.is_empty());
+        s.recycle(Vec::with_capacity(super::super::SPARE_CAPACITY + 1));
+        assert!(s.0.spare.is_empty());
+        for _ in 0..super::super::SPARE_BUFFERS + 5 {
+            s.recycle(Vec::with_capacity(16));
+        }
+        assert_eq!(s.0.spare.len(), super::super::SPARE_BUFFERS);
+    }
+
+    #[test]
+    fn a_refused_call_sends_nothing_and_assigns_no_cache_id() {
+        let now = Instant::now();
+        let auth = Options {
+            auth: true,
+            ..Options::default()
+        };
+        let mut s = Server::new(scene(), auth);
+        s.peer_connected(5, now).unwrap(); // pending: in auth
+        assert!(matches!(
+            s.rpc_id(5, "B", "echo", &(1,)),
+            Err(Error::UnknownPeer(5))
+        ));
+        assert!(matches!(
+            s.rpc_id(9, "B", "echo", &(1,)),
+            Err(Error::UnknownPeer(9))
+        ));
+        assert!(matches!(
+            s.rpc_id(1, "B", "echo", &(1,)),
+            Err(Error::NotAllowed(_))
+        ));
+        assert_eq!(s.poll_output(), None);
+        // Admit 5; node A, used first now, gets cache id 1: B's refused calls took none.
+        s.complete_auth(5).unwrap();
+        s.receive(
+            5,
+            0,
+            TransferMode::Reliable,
+            &[wire::cmd::SYS, wire::sys::AUTH],
+            now,
+        );
+        while s.poll_output().is_some() {}
+        s.rpc_id(5, "A", "echo", &(1,)).unwrap();
+        let out = sent(&mut s);
+        match wire::parse(&out[0]).unwrap() {
+            Command::SimplifyPath { cache_id, path, .. } => {
+                assert_eq!((cache_id, path), (1, "A"));
+            }
+            other => panic!("not SIMPLIFY_PATH: {other:?}"),
+        }
+    }
+}

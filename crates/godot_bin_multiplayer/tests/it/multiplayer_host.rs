@@ -1,0 +1,152 @@
+//! `net::Host` over WebSocket with Rust `net::Peer` clients: more connections woken at
+//! once than one poll of the host's task may serve (tokio's budget), so the rest must
+//! wait for the next poll and none may be forgotten; and the batch window.
+
+use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn scene() -> Arc<Scene> {
+    Arc::new(
+        Scene::new()
+            .with(NodeConfig::new("Echo").rpc(Rpc::any_peer("echo")))
+            .unwrap(),
+    )
+}
+
+/// A runtime of one thread, as the host's own in `examples/multiplayer_echo`.
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Answers every call with the same method and arguments, on the caller.
+async fn serve_echo(mut host: net::Host) {
+    loop {
+        if let Event::Call(c) = host.next_event().await.unwrap() {
+            host.call_args(c.from, c.node, &c.method, &c.args).unwrap();
+        }
+    }
+}
+
+/// Calls `echo(v)` on the host and waits for the next call it makes back: the value
+/// that came back, and the round trip.
+async fn echo_call(p: &mut net::Peer, v: i64) -> (i64, Duration) {
+    p.rpc_id(1, "Echo", "echo", &(v,)).unwrap();
+    let started = std::time::Instant::now();
+    p.flush().await.unwrap();
+    loop {
+        if let Event::Call(c) = p.next_event().await.unwrap() {
+            let (got,): (i64,) = c.args.decode().unwrap();
+            return (got, started.elapsed());
+        }
+    }
+}
+
+#[test]
+fn every_call_of_many_websocket_peers_at_once_is_answered() {
+    const PEERS: usize = 300;
+    const CALLS: i64 = 5;
+    let rt = current_thread();
+    let local = tokio::task::LocalSet::new();
+    let answered = local.block_on(&rt, async {
+        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let host = net::Host::builder(scene())
+            .websocket(addr)
+            .start()
+            .await
+            .unwrap();
+        let url = format!("ws://{}", host.websocket_addr().unwrap());
+        tokio::task::spawn_local(serve_echo(host));
+        let mut peers = Vec::new();
+        for _ in 0..PEERS {
+            peers.push(
+                net::Peer::builder(scene())
+                    .connect_websocket(&url)
+                    .await
+                    .unwrap(),
+            );
+        }
+        // Every peer calls before any waits: the host wakes to hundreds of sockets.
+        let bots = peers.into_iter().enumerate().map(|(k, mut p)| {
+            tokio::task::spawn_local(async move {
+                let mut got = Vec::new();
+                for i in 0..CALLS {
+                    got.push(echo_call(&mut p, k as i64 * 100 + i).await.0);
+                }
+                got
+            })
+        });
+        let bots: Vec<_> = bots.collect();
+        let mut answered = Vec::new();
+        for (k, b) in bots.into_iter().enumerate() {
+            let got = tokio::time::timeout(Duration::from_secs(60), b)
+                .await
+                .expect("a peer waited 60 s for an answer")
+                .unwrap();
+            assert_eq!(
+                got,
+                (0..CALLS).map(|i| k as i64 * 100 + i).collect::<Vec<_>>()
+            );
+            answered.push(got.len());
+        }
+        answered
+    });
+    assert_eq!(answered, vec![CALLS as usize; PEERS]);
+}
+
+/// Runs an echo host with `window` on a thread of its own (the window's sleep blocks its
+/// thread), then times two calls of one peer: the first wakes the idle host, the second
+/// is sent as soon as the first is answered, while the host gathers. The second call's
+/// round trip.
+fn second_call_round_trip(window: Duration) -> Duration {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = current_thread();
+        rt.block_on(async {
+            let host = net::Host::builder(scene())
+                .websocket("127.0.0.1:0".parse().unwrap())
+                // No replication frame to cut the window short within the test.
+                .sync_interval(Duration::from_secs(5))
+                .batch_window(window)
+                .start()
+                .await
+                .unwrap();
+            tx.send(host.websocket_addr().unwrap()).unwrap();
+            serve_echo(host).await
+        });
+    });
+    let addr = rx.recv().unwrap();
+    let rt = current_thread();
+    rt.block_on(async {
+        let mut p = net::Peer::builder(scene())
+            .connect_websocket(&format!("ws://{addr}"))
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 1));
+        assert_eq!(first.await.unwrap().0, 1);
+        let second = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 2));
+        let (got, took) = second.await.unwrap();
+        assert_eq!(got, 2);
+        took
+    })
+}
+
+#[test]
+fn a_batch_window_gathers_before_the_next_turn_and_none_without() {
+    // After answering the first call the host sleeps its window; the second call waits
+    // for the rest of it.
+    let gathered = second_call_round_trip(Duration::from_millis(300));
+    assert!(
+        gathered >= Duration::from_millis(200),
+        "answered in {gathered:?} inside a 300 ms window"
+    );
+    let direct = second_call_round_trip(Duration::ZERO);
+    assert!(
+        direct < Duration::from_millis(200),
+        "answered in {direct:?} with no window"
+    );
+}
