@@ -4,11 +4,30 @@
 
 use crate::dialect::Dialect;
 
+/// How deeply values may nest without the `stack-growth` feature: the most levels a
+/// thread's own stack holds on the deepest path (a `Variant` decoded through serde), with
+/// room to spare on a 2 MiB thread (Rust's default for spawned threads and test threads,
+/// and tokio's for its workers). Measured: about 12 KiB a level in a debug build, 1.4 KiB
+/// in a release build. serde_json's default limit is the same.
+///
+/// Without `stack-growth`, [`Config::max_depth`] is at most this; with it, the stack grows
+/// on demand and any limit holds (the default is then the engine's own 1024).
+pub const STACK_SAFE_DEPTH: usize = 128;
+
+/// `depth`, lowered to the deepest limit this build keeps without overflowing a thread's
+/// stack: any with `stack-growth`, else [`STACK_SAFE_DEPTH`].
+fn within_stack(depth: usize) -> usize {
+    #[cfg(feature = "stack-growth")]
+    return depth;
+    #[cfg(not(feature = "stack-growth"))]
+    return depth.min(STACK_SAFE_DEPTH);
+}
+
 /// How to encode and decode: the engine's [`Dialect`] and the options that change bytes.
 ///
 /// A `Config` is a small value; build it once and call its methods, or use the crate's
 /// free functions, which use `Config::default()` (Godot 4, single precision, objects not
-/// allowed, the engine's depth limit).
+/// allowed, the engine's depth limit with `stack-growth`, else [`STACK_SAFE_DEPTH`]).
 ///
 /// ```
 /// use godot_bin::{Config, Dialect};
@@ -41,7 +60,7 @@ impl Config {
             dialect,
             allow_objects: false,
             double_precision: false,
-            max_depth: dialect.max_depth(),
+            max_depth: within_stack(dialect.max_depth()),
             max_size: usize::MAX,
         }
     }
@@ -62,15 +81,35 @@ impl Config {
         self
     }
 
-    /// The deepest nesting of containers accepted when decoding and encoding. The default
-    /// is the engine's own limit, 1024. The top-level value is at depth 0 and a
-    /// container's elements (a Dictionary's keys and values, an Object's property values)
-    /// one level deeper than the container: a value at depth `max_depth` is accepted, one
-    /// deeper is [`ErrorKind::DepthExceeded`](crate::error::ErrorKind::DepthExceeded) where it
-    /// starts.
+    /// The deepest nesting of containers accepted when decoding and encoding. The top-level
+    /// value is at depth 0 and a container's elements (a Dictionary's keys and values, an
+    /// Object's property values) one level deeper than the container: a value at depth
+    /// `max_depth` is accepted, one deeper is
+    /// [`ErrorKind::DepthExceeded`](crate::error::ErrorKind::DepthExceeded) where it starts.
+    ///
+    /// With the `stack-growth` feature the default is the engine's own limit, 1024
+    /// ([`Dialect::max_depth`]), and any limit holds: the stack grows on demand. Without
+    /// it, the default and the largest limit is [`STACK_SAFE_DEPTH`] (128): a larger one
+    /// is lowered to it, so that hostile input never overflows the stack.
+    ///
+    /// ```
+    /// use godot_bin::{Config, STACK_SAFE_DEPTH};
+    /// let cfg = Config::default().max_depth(3);
+    /// assert_eq!(cfg.depth_limit(), 3);
+    /// if cfg!(feature = "stack-growth") {
+    ///     assert_eq!(Config::default().depth_limit(), 1024);
+    /// } else {
+    ///     assert_eq!(Config::default().max_depth(1024).depth_limit(), STACK_SAFE_DEPTH);
+    /// }
+    /// ```
     pub fn max_depth(mut self, depth: usize) -> Self {
-        self.max_depth = depth;
+        self.max_depth = within_stack(depth);
         self
+    }
+
+    /// The deepest nesting this configuration accepts (see [`max_depth`](Self::max_depth)).
+    pub fn depth_limit(&self) -> usize {
+        self.max_depth
     }
 
     /// The largest packet, in bytes, that decoding reads and encoding writes; larger ones

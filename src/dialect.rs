@@ -794,7 +794,8 @@ impl Dialect {
     }
 
     /// The engine's own nesting limit (`Variant::MAX_RECURSION_DEPTH`), the default of
-    /// [`Config::max_depth`](crate::config::Config::max_depth).
+    /// [`Config::max_depth`](crate::config::Config::max_depth) with the `stack-growth`
+    /// feature (without it, [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH)).
     pub fn max_depth(self) -> usize {
         self.spec().max_depth
     }

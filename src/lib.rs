@@ -255,7 +255,7 @@ pub mod text;
 mod types;
 mod variant;
 
-pub use config::Config;
+pub use config::{Config, STACK_SAFE_DEPTH};
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;

@@ -78,8 +78,8 @@ impl Config {
     /// default becomes the new one's.
     pub fn with_dialect(&self, dialect: Dialect) -> Config {
         let mut cfg = self.clone();
-        if cfg.max_depth == self.dialect.max_depth() {
-            cfg.max_depth = dialect.max_depth();
+        if cfg.max_depth == Config::new(self.dialect).max_depth {
+            cfg.max_depth = Config::new(dialect).max_depth;
         }
         cfg.dialect = dialect;
         cfg

@@ -98,16 +98,28 @@ impl Ctx {
 pub(crate) const SHALLOW: usize = 32;
 /// Stack left below which a nesting level gets a fresh segment (above the ~150 KiB one
 /// level of `Variant` encoding takes in an AddressSanitizer build)...
+#[cfg(feature = "stack-growth")]
 pub(crate) const STACK_RED_ZONE: usize = 256 << 10;
 /// ...of this size.
+#[cfg(feature = "stack-growth")]
 pub(crate) const STACK_SEGMENT: usize = 4 << 20;
 
-/// Runs `f`, growing the stack first when little is left (`stacker`), so that the depth
-/// limit, not the thread's stack, ends deep nesting.
+/// Runs `f`, growing the stack first when little is left (`stacker`, feature
+/// `stack-growth`), so that the depth limit, not the thread's stack, ends deep nesting.
+/// Without the feature, `f` runs on the thread's own stack, and the depth limit is at most
+/// [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH), which that stack holds.
+#[cfg(feature = "stack-growth")]
 #[cold]
 #[inline(never)]
 pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
+
+/// Runs `f` (no `stack-growth`: the depth limit keeps it within the thread's stack).
+#[cfg(not(feature = "stack-growth"))]
+#[inline(always)]
+pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 /// Something that reads through a [`Decoder`] (the decoder itself, or a deserializer

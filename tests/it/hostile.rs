@@ -438,13 +438,20 @@ fn nested(dialect: Dialect, dict: bool, levels: usize, innermost: Option<&Varian
     out
 }
 
-/// Where the first value at depth 1025 starts in [`nested`] packets: the 1026th Array
-/// header, or the null key of the 1025th Dictionary.
-fn depth_1025_offset(dict: bool) -> usize {
+/// The default depth limit of this build: the engine's 1024 with `stack-growth`, else
+/// `STACK_SAFE_DEPTH` (128). Every boundary below is drawn from it.
+fn limit() -> usize {
+    Config::default().depth_limit()
+}
+
+/// Where the first value past the limit starts in [`nested`] packets (depth 1025 for the
+/// engine's limit): the header of the Array past it, or the null key of the Dictionary at
+/// the limit.
+fn depth_past_offset(dict: bool) -> usize {
     if dict {
-        1024 * 12 + 8
+        limit() * 12 + 8
     } else {
-        1025 * 8
+        (limit() + 1) * 8
     }
 }
 
@@ -460,31 +467,34 @@ fn on_stack<R: Send + 'static>(stack: usize, f: impl FnOnce() -> R + Send + 'sta
 }
 
 #[test]
-fn exactly_1024_levels_decode_and_deeper_fails() {
+fn exactly_the_limit_decodes_and_deeper_fails() {
+    let l = limit();
     let int = Variant::Int(7);
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         for dict in [false, true] {
             let what = format!("{dialect} {}", if dict { "Dictionary" } else { "Array" });
-            // `Config::max_depth`: the top level is depth 0; a value at depth 1024 decodes,
-            // one at depth 1025 fails. 1024 containers put the int at depth 1024; 1025 containers
-            // (the innermost empty) put the innermost container at depth 1024.
+            // `Config::max_depth`: the top level is depth 0; a value at depth L (1024 with
+            // the engine's limit) decodes, one at depth L + 1 fails. L containers put the int
+            // at depth L; L + 1 containers (the innermost empty) put the innermost container
+            // at depth L.
             let ok = [
-                nested(dialect, dict, 1024, Some(&int)),
-                nested(dialect, dict, 1025, None),
+                nested(dialect, dict, l, Some(&int)),
+                nested(dialect, dict, l + 1, None),
             ];
             for bytes in ok {
                 let r = on_stack(64 << 20, move || {
                     Config::new(dialect).from_slice::<Variant>(&bytes).map(drop)
                 });
-                r.unwrap_or_else(|e| panic!("{what}: depth 1024 refused: {e}"));
+                r.unwrap_or_else(|e| panic!("{what}: depth {l} refused: {e}"));
             }
-            // 1025 containers and an int: the int (depth 1025) is refused where it starts;
-            // 1026 containers: the innermost container (depth 1025) is. In Dictionaries the
-            // first value at depth 1025 is the null key of the container at depth 1024.
-            let at = depth_1025_offset(dict);
+            // L + 1 containers and an int: the int (depth L + 1) is refused where it
+            // starts; L + 2 containers: the innermost container (depth L + 1) is. In
+            // Dictionaries the first value at depth L + 1 is the null key of the container
+            // at depth L.
+            let at = depth_past_offset(dict);
             let bad = [
-                (nested(dialect, dict, 1025, Some(&int)), at),
-                (nested(dialect, dict, 1026, None), at),
+                (nested(dialect, dict, l + 1, Some(&int)), at),
+                (nested(dialect, dict, l + 2, None), at),
             ];
             for (bytes, at) in bad {
                 let err = on_stack(64 << 20, move || {
@@ -493,7 +503,7 @@ fn exactly_1024_levels_decode_and_deeper_fails() {
                         .unwrap_err()
                 });
                 assert!(
-                    matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
+                    matches!(err.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
                     "{what}: {err:?}"
                 );
                 assert_eq!(err.offset(), Some(at), "{what}: {err}");
@@ -517,8 +527,8 @@ fn serde_paths_share_the_depth_limit() {
     // The generic path (deserialize_any) and a recursive serde type stop at the same depth.
     let cfg = Config::new(Dialect::Godot4);
     let int = Variant::Int(7);
-    let ok = nested(Dialect::Godot4, false, 1024, Some(&int));
-    let bad = nested(Dialect::Godot4, false, 1025, Some(&int));
+    let ok = nested(Dialect::Godot4, false, limit(), Some(&int));
+    let bad = nested(Dialect::Godot4, false, limit() + 1, Some(&int));
     let (ok_generic, bad_generic, ok_json, bad_json) = on_stack(64 << 20, move || {
         (
             cfg.from_slice::<IgnoredAny>(&ok).map(drop),
@@ -531,16 +541,16 @@ fn serde_paths_share_the_depth_limit() {
     ok_json.unwrap();
     for err in [bad_generic, bad_json] {
         assert!(
-            matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
+            matches!(err.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
             "{err:?}"
         );
-        assert_eq!(err.offset(), Some(1025 * 8));
+        assert_eq!(err.offset(), Some((limit() + 1) * 8));
     }
 }
 
 /// 100,000 nested containers into `Variant`, on a stack of `stack` bytes (2 MiB: a tokio
 /// worker's default): the depth limit must stop the recursion before the stack runs out,
-/// at the 1025th level.
+/// one level past it.
 fn hundred_thousand_levels(dict: bool, stack: usize) {
     for dialect in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         let bytes = nested(dialect, dict, 100_000, None);
@@ -550,12 +560,12 @@ fn hundred_thousand_levels(dict: bool, stack: usize) {
                 .unwrap_err()
         });
         assert!(
-            matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
+            matches!(err.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
             "{dialect}: {err:?}"
         );
         assert_eq!(
             err.offset(),
-            Some(depth_1025_offset(dict)),
+            Some(depth_past_offset(dict)),
             "{dialect}: {err}"
         );
     }
@@ -585,14 +595,14 @@ fn hundred_thousand_levels_through_serde_fail_with_depth_error_on_a_2mib_stack()
             )
         });
         assert!(
-            matches!(generic.kind(), ErrorKind::DepthExceeded(1024)),
+            matches!(generic.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
             "{generic:?}"
         );
-        assert_eq!(generic.offset(), Some(depth_1025_offset(dict)));
+        assert_eq!(generic.offset(), Some(depth_past_offset(dict)));
         // serde_json::Value refuses the null key of a nested Dictionary first.
         if !dict {
             assert!(
-                matches!(json.kind(), ErrorKind::DepthExceeded(1024)),
+                matches!(json.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
                 "{json:?}"
             );
         }
@@ -611,10 +621,10 @@ fn hundred_thousand_objects(stack: usize) {
             .unwrap_err()
     });
     assert!(
-        matches!(err.kind(), ErrorKind::DepthExceeded(1024)),
+        matches!(err.kind(), ErrorKind::DepthExceeded(d) if *d == limit()),
         "{err:?}"
     );
-    assert_eq!(err.offset(), Some(1025 * 24));
+    assert_eq!(err.offset(), Some((limit() + 1) * 24));
 }
 
 /// `levels` Godot 4 full objects of class "A", each the value of the previous one's only
@@ -830,12 +840,13 @@ fn deep_nesting_encodes_up_to_the_limit_and_fails_past_it() {
             v
         };
         let cfg = Config::new(Dialect::Godot4);
-        // 1024 Arrays: the innermost value sits at depth 1024, the engine's limit.
-        let ok = cfg.to_vec(&nest(1024)).map(|bytes| bytes.len());
+        // L Arrays: the innermost value sits at depth L, the limit (the engine's 1024 with
+        // `stack-growth`).
+        let ok = cfg.to_vec(&nest(limit())).map(|bytes| bytes.len());
         let deep = cfg.to_vec(&nest(2000)).map(|bytes| bytes.len());
         (ok, deep.map_err(|e| format!("{:?}", e.kind())))
     });
-    assert_eq!(result.0.unwrap(), 1024 * 8 + 4);
+    assert_eq!(result.0.unwrap(), limit() * 8 + 4);
     let err = result.1.unwrap_err();
     assert!(err.starts_with("DepthExceeded"), "{err}");
 }

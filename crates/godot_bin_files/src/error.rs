@@ -34,7 +34,8 @@ pub enum ErrorKind {
     /// A version, format or mode this crate does not read or write (the message names it).
     #[error("unsupported: {0}")]
     Unsupported(String),
-    /// Values nest deeper than the engine's 1024 levels.
+    /// Values nest deeper than the limit: the engine's 1024 levels with the `stack-growth`
+    /// feature, else [`godot_bin::STACK_SAFE_DEPTH`].
     #[error("nesting deeper than {0} levels")]
     DepthExceeded(usize),
     /// A reference names a resource the file does not define (`SubResource("x")` without

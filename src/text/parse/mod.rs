@@ -24,8 +24,15 @@ use lexer::Tok;
 use std::fmt;
 
 /// How deeply arrays, dictionaries and objects may nest in parsed text: the engine's own
-/// `Variant::MAX_RECURSION_DEPTH`. Deeper text is a [`ParseError`], never a stack overflow.
-pub const MAX_DEPTH: usize = 1024;
+/// `Variant::MAX_RECURSION_DEPTH` (1024) with the `stack-growth` feature, else
+/// [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH) (128). The parser itself keeps
+/// no recursion, but cloning and comparing the value it returns do (about 2.6 KiB a level
+/// in a debug build). Deeper text is a [`ParseError`], never a stack overflow.
+pub const MAX_DEPTH: usize = if cfg!(feature = "stack-growth") {
+    1024
+} else {
+    crate::config::STACK_SAFE_DEPTH
+};
 
 /// Text that is not a value, with where it went wrong.
 ///

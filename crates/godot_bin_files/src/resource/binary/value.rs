@@ -43,7 +43,7 @@ use godot_bin::{
 };
 
 /// How deep values may nest: the engine's own limit.
-pub(crate) const MAX_DEPTH: usize = 1024;
+pub(crate) use crate::MAX_DEPTH;
 
 const NIL: u32 = 1;
 const BOOL: u32 = 2;

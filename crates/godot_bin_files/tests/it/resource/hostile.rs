@@ -198,9 +198,13 @@ fn nested(levels: usize, open: &str, close: &str) -> String {
 
 #[test]
 fn absurd_nesting_is_refused_without_a_stack_overflow() {
+    // The limit of this build: the engine's 1024 levels with `stack-growth`, else
+    // `godot_bin::STACK_SAFE_DEPTH` (128); `deep` a little under it (1000 for the engine's).
+    let limit = godot_bin::text::MAX_DEPTH;
+    let deep = limit - 24;
     for (open, close) in [("[", "]"), ("{1: ", "}"), ("Array[Array]([", "])")] {
-        // As deep as the engine reads: read, written back and converted.
-        let text = nested(1000, open, close);
+        // As deep as this build reads: read, written back and converted.
+        let text = nested(deep, open, close);
         let res: TextResource = text.parse().unwrap_or_else(|e| panic!("{open}: {e}"));
         assert_eq!(res.to_string(), text);
         let converted = res.to_binary().unwrap();
@@ -212,22 +216,22 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
             // Godot 4.4's binary files keep no Array element type (the engine retypes an
             // Array when it assigns it to a typed property; the module docs say so): the
             // value comes back as the same Arrays untyped.
-            let untyped: TextResource = nested(1000, "[", "]").parse().unwrap();
+            let untyped: TextResource = nested(deep, "[", "]").parse().unwrap();
             let want = untyped.resource().unwrap().get("x");
             assert!(
                 got == want,
                 "{open}: the binary round trip changed the value"
             );
         } else {
-            // Compared without Debug on failure: a 1000-level value's Debug is megabytes.
+            // Compared without Debug on failure: a deep value's Debug is megabytes.
             assert!(
                 got == want,
                 "{open}: the binary round trip changed the value"
             );
         }
         assert!(converted.issues.is_empty());
-        // Far deeper: refused where the engine's 1024 levels end.
-        for levels in [1025, 100_000] {
+        // Far deeper: refused where the limit ends.
+        for levels in [limit + 1, 100_000] {
             let err = nested(levels, open, close)
                 .parse::<TextResource>()
                 .unwrap_err();
