@@ -2,7 +2,6 @@
 """The table of benches/before_after.sh, from its criterion outputs.
 
     before_after.py DIR                      the table of DIR/before.N.txt, DIR/after.N.txt
-    before_after.py --dev-deps NEW OLD       copies NEW's [dev-dependencies] into OLD
     before_after.py --counts OLD_EXE NEW_EXE instructions per call of every godot_bin row
 """
 import glob
@@ -49,16 +48,6 @@ def table(d):
     print(f"\nrounds: {len(before)}; slowest row: {worst:.3f}x its time before")
 
 
-def dev_deps(new, old):
-    """Gives the old tree's Cargo.toml this tree's [dev-dependencies] (the benchmarks')."""
-    section = re.compile(r"^\[dev-dependencies\]\n(?:(?!\[).*\n)*", re.M)
-    deps = section.search(open(new, encoding="utf-8").read()).group(0)
-    text = open(old, encoding="utf-8").read()
-    text = section.sub(lambda _: deps, text, count=1)
-    with open(old, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
 def instructions(exe, group, calls):
     """Instructions valgrind counts in `exe` calling `group`'s godot_bin function `calls`
     times (the largest process: criterion also starts a short child)."""
@@ -89,9 +78,7 @@ def counts(old, new):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--dev-deps":
-        dev_deps(sys.argv[2], sys.argv[3])
-    elif sys.argv[1] == "--counts":
+    if sys.argv[1] == "--counts":
         counts(sys.argv[2], sys.argv[3])
     else:
         table(sys.argv[1])

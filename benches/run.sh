@@ -10,12 +10,12 @@ runs=${1:-3}
 target=${CARGO_TARGET_DIR:-target}
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(rustc --version)"
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-cargo bench --bench formats --no-run >/dev/null 2>&1
+cargo bench -p godot_bin_benches --bench formats --no-run >/dev/null 2>&1
 dirs=()
 for i in $(seq 1 "$runs"); do
   echo "run $i: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   rm -rf "$target/criterion"
-  cargo bench --bench formats >/dev/null 2>&1
+  cargo bench -p godot_bin_benches --bench formats >/dev/null 2>&1
   mkdir -p "$target/bench-runs"
   rm -rf "$target/bench-runs/$i"
   cp -r "$target/criterion" "$target/bench-runs/$i"
