@@ -1,16 +1,23 @@
 //! Writing a [`Variant`] in an engine's text form (`VariantWriter::write`).
 
+use super::hooks::Formatter;
 use crate::dialect::{Dialect, VariantType};
 use crate::types::godot2::{Image, InputEvent};
 use crate::types::math::*;
 use crate::variant::{ElementType, Variant};
 use std::fmt::{self, Write};
 
-/// Writes `v` in `dialect`'s text form.
-pub(super) fn write_variant<W: Write>(out: &mut W, v: &Variant, dialect: Dialect) -> fmt::Result {
+/// Writes `v` in `dialect`'s text form, with `fmt`'s choices.
+pub(super) fn write_variant<W: Write, F: Formatter + ?Sized>(
+    out: &mut W,
+    v: &Variant,
+    dialect: Dialect,
+    fmt: &mut F,
+) -> fmt::Result {
     Writer {
         out,
         style: Style::of(dialect),
+        fmt,
     }
     .run(v)
 }
@@ -82,12 +89,13 @@ enum Num {
     Int(i64),
 }
 
-struct Writer<'a, W: Write> {
+struct Writer<'a, W: Write, F: Formatter + ?Sized> {
     out: &'a mut W,
     style: Style,
+    fmt: &'a mut F,
 }
 
-impl<W: Write> Writer<'_, W> {
+impl<W: Write, F: Formatter + ?Sized> Writer<'_, W, F> {
     fn s(&mut self, s: &str) -> fmt::Result {
         self.out.write_str(s)
     }
@@ -119,8 +127,14 @@ impl<W: Write> Writer<'_, W> {
                 self.s(", ")?;
             }
             match *n {
-                Num::F32(x) => self.s(&fmt_f32(x, self.style.specials))?,
-                Num::F64(x) => self.s(&fmt_f64(x, self.style.specials))?,
+                Num::F32(x) => {
+                    let shortest = fmt_f32(x, self.style.specials);
+                    self.fmt.f32(self.out, x, &shortest)?
+                }
+                Num::F64(x) => {
+                    let shortest = fmt_f64(x, self.style.specials);
+                    self.fmt.f64(self.out, x, &shortest, false)?
+                }
                 Num::Int(x) => write!(self.out, "{x}")?,
             }
         }
@@ -223,6 +237,9 @@ impl<W: Write> Writer<'_, W> {
                 if o.class_name.is_empty() {
                     return self.s("null");
                 }
+                if self.fmt.object(self.out, o)? {
+                    return Ok(());
+                }
                 self.s("Object(")?;
                 self.s(&o.class_name)?;
                 self.s(",")?;
@@ -279,7 +296,7 @@ impl<W: Write> Writer<'_, W> {
                 if suffix {
                     s.push_str(".0");
                 }
-                self.s(&s)
+                self.fmt.f64(self.out, x, &s, true)
             }
             Variant::String(s) => {
                 self.s("\"")?;
@@ -366,6 +383,9 @@ impl<W: Write> Writer<'_, W> {
                 Ok(())
             }
             Variant::PackedByteArray(a) => {
+                if self.fmt.packed_bytes(self.out, a)? {
+                    return Ok(());
+                }
                 self.packed(T::PackedByteArray, a, |w, b| write!(w.out, "{b}"))
             }
             Variant::PackedInt32Array(a) => {
@@ -475,6 +495,9 @@ impl<W: Write> Writer<'_, W> {
             ElementType::Builtin(ty) => self.s(ty.name()),
             ElementType::ClassName(c) => self.s(c),
             ElementType::Script(path) => {
+                if self.fmt.script_type(self.out, path)? {
+                    return Ok(());
+                }
                 self.s("Resource(\"")?;
                 escape_multiline(self.out, path)?;
                 self.s("\")")

@@ -115,12 +115,12 @@
 //! cannot overflow the stack.
 
 mod display;
+mod hooks;
 mod order;
 mod parse;
 
-#[doc(hidden)]
-pub use parse::word_value;
-pub use parse::{ParseError, MAX_DEPTH};
+pub use hooks::{Formatter, ParseHook, Plain};
+pub use parse::{word_value, ParseError, MAX_CALL_DEPTH, MAX_DEPTH};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};
@@ -146,7 +146,7 @@ pub struct Text<'a> {
 
 impl fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        display::write_variant(f, self.value, self.dialect)
+        display::write_variant(f, self.value, self.dialect, &mut Plain)
     }
 }
 
@@ -160,7 +160,7 @@ impl fmt::Display for Text<'_> {
 /// ```
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        display::write_variant(f, self, Dialect::Godot4)
+        display::write_variant(f, self, Dialect::Godot4, &mut Plain)
     }
 }
 
@@ -177,7 +177,7 @@ impl std::str::FromStr for Variant {
     type Err = ParseError;
 
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        parse::parse_one(s)
+        parse::parse_one(s, &mut Plain)
     }
 }
 
@@ -203,6 +203,28 @@ impl From<ParseError> for Error {
             message: e.message().to_owned(),
         };
         Error::at(kind, e.offset())
+    }
+}
+
+/// A `?Sized` hook as a sized one, for the parser's `&mut dyn ParseHook`.
+struct Hooked<'h, H: ?Sized>(&'h mut H);
+
+impl<H: ParseHook + ?Sized> ParseHook for Hooked<'_, H> {
+    fn call(&mut self, name: &str, args: Vec<Variant>) -> Result<Option<Variant>, String> {
+        self.0.call(name, args)
+    }
+    fn type_call(
+        &mut self,
+        name: &str,
+        args: Vec<Variant>,
+    ) -> Result<Option<crate::variant::ElementType>, String> {
+        self.0.type_call(name, args)
+    }
+    fn float(&mut self, token: &str) -> Option<f64> {
+        self.0.float(token)
+    }
+    fn string(&mut self, value: &mut String, raw: &str) {
+        self.0.string(value, raw)
     }
 }
 
@@ -243,7 +265,40 @@ impl Variant {
     /// # Ok::<(), godot_bin::text::ParseError>(())
     /// ```
     pub fn from_text(text: &str) -> Result<Variant, ParseError> {
-        parse::parse_one(text)
+        parse::parse_one(text, &mut Plain)
+    }
+
+    /// Parses one value as [`from_text`](Self::from_text) does, with `hook` deciding what
+    /// the plain parser cannot: calls it does not know, float and string tokens (see
+    /// [`ParseHook`]).
+    pub fn from_text_with<H: ParseHook + ?Sized>(
+        text: &str,
+        hook: &mut H,
+    ) -> Result<Variant, ParseError> {
+        parse::parse_one(text, &mut Hooked(hook))
+    }
+
+    /// This value's text form in `dialect`, with `formatter` deciding what the text form
+    /// leaves a choice about (floats, objects, byte arrays; see [`Formatter`]).
+    pub fn to_text_with<F: Formatter + ?Sized>(
+        &self,
+        dialect: Dialect,
+        formatter: &mut F,
+    ) -> String {
+        let mut out = String::new();
+        let _ = self.write_text(&mut out, dialect, formatter);
+        out
+    }
+
+    /// Writes this value's text form in `dialect` to `out`, with `formatter`'s choices (see
+    /// [`Formatter`]); [`to_text`](Self::to_text) with [`Plain`].
+    pub fn write_text<W: fmt::Write, F: Formatter + ?Sized>(
+        &self,
+        out: &mut W,
+        dialect: Dialect,
+        formatter: &mut F,
+    ) -> fmt::Result {
+        display::write_variant(out, self, dialect, formatter)
     }
 
     /// Parses the value at the start of `text` and returns it with the rest of the text
@@ -262,6 +317,6 @@ impl Variant {
     /// # Ok::<(), godot_bin::text::ParseError>(())
     /// ```
     pub fn take_from_text(text: &str) -> Result<Option<(Variant, &str)>, ParseError> {
-        parse::parse_prefix(text)
+        parse::parse_prefix(text, &mut Plain)
     }
 }

@@ -674,3 +674,173 @@ fn godot2_and_pandemonium5_types() {
         }
     }
 }
+
+/// The text form's seams (`text::ParseHook`, `text::Formatter`), as the resource files use
+/// them: a hook's calls, typed containers' class and call types, and the printer's policy.
+mod seams {
+    use godot_bin::text::{Formatter, ParseHook, MAX_CALL_DEPTH};
+    use godot_bin::*;
+    use std::fmt;
+
+    /// Takes every call as an object of the call's name holding its arguments.
+    struct Calls;
+    impl ParseHook for Calls {
+        fn call(&mut self, name: &str, args: Vec<Variant>) -> Result<Option<Variant>, String> {
+            Ok(Some(Variant::Object(Object {
+                class_name: name.into(),
+                properties: args
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v))
+                    .collect(),
+            })))
+        }
+        fn type_call(
+            &mut self,
+            name: &str,
+            args: Vec<Variant>,
+        ) -> Result<Option<ElementType>, String> {
+            Ok(Some(ElementType::Script(format!("{name}:{}", args.len()))))
+        }
+    }
+
+    #[test]
+    fn a_bare_resource_class_in_a_type_list_is_the_class() {
+        // The engine writes `Array[Resource]` for an Array typed with the Resource class;
+        // the parser took `Resource` for the start of `Resource("res://script.gd")`.
+        let v: Variant = "Array[Resource]([])".parse().unwrap();
+        let a = v.as_array().unwrap();
+        assert_eq!(a.element_type, ElementType::ClassName("Resource".into()));
+        assert_eq!(v.to_string(), "Array[Resource]([])");
+        let v: Variant = "Dictionary[String, Resource]({})".parse().unwrap();
+        assert_eq!(v.to_string(), "Dictionary[String, Resource]({})");
+        // A script by path is still a script.
+        let v: Variant = "Array[Resource(\"res://a.gd\")]([])".parse().unwrap();
+        assert_eq!(
+            v.as_array().unwrap().element_type,
+            ElementType::Script("res://a.gd".into())
+        );
+    }
+
+    #[test]
+    fn calls_reach_the_hook_with_their_arguments_and_unknown_ones_stay_errors() {
+        let v = Variant::from_text_with("[Link(\"a\", 2, [3]), Array[Ref(1)]([])]", &mut Calls)
+            .unwrap();
+        let items: Vec<&Variant> = v.as_array().unwrap().iter().collect();
+        match items[0] {
+            Variant::Object(o) => {
+                assert_eq!(o.class_name, "Link");
+                assert_eq!(o.properties.len(), 3);
+                assert_eq!(o.properties[1].1, Variant::Int(2));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            items[1].as_array().unwrap().element_type,
+            ElementType::Script("Ref:1".into())
+        );
+        // The plain parser: the same text is an error that names the call.
+        let err = "Link(\"a\")".parse::<Variant>().unwrap_err();
+        assert_eq!(err.message(), "unknown identifier 'Link'");
+        let err = "ExtResource(\"1\")".parse::<Variant>().unwrap_err();
+        assert_eq!(
+            err.message(),
+            "ExtResource(...) needs the engine to load it"
+        );
+    }
+
+    #[test]
+    fn calls_nested_past_the_limit_fail_without_overflowing_a_2mib_stack() {
+        let text = format!("{}1{}", "X(".repeat(100_000), ")".repeat(100_000));
+        let err = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || Variant::from_text_with(&text, &mut Calls).unwrap_err())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(
+            err.message(),
+            format!("calls nested deeper than {MAX_CALL_DEPTH} levels")
+        );
+        // Within the limit, read whole.
+        let depth = MAX_CALL_DEPTH;
+        let text = format!("{}1{}", "X(".repeat(depth), ")".repeat(depth));
+        assert!(Variant::from_text_with(&text, &mut Calls).is_ok());
+    }
+
+    /// Writes objects of class `Ref` as `Ref(id)`, scripts as `S(path)`, bytes as hex, and
+    /// floats with a trailing `f`.
+    struct Policy;
+    impl Formatter for Policy {
+        fn f32(&mut self, out: &mut dyn fmt::Write, _x: f32, shortest: &str) -> fmt::Result {
+            write!(out, "{shortest}f")
+        }
+        fn f64(
+            &mut self,
+            out: &mut dyn fmt::Write,
+            _x: f64,
+            shortest: &str,
+            float: bool,
+        ) -> fmt::Result {
+            write!(out, "{shortest}{}", if float { "d" } else { "p" })
+        }
+        fn object(&mut self, out: &mut dyn fmt::Write, o: &Object) -> Result<bool, fmt::Error> {
+            if o.class_name != "Ref" {
+                return Ok(false);
+            }
+            write!(out, "Ref({})", o.properties[0].1)?;
+            Ok(true)
+        }
+        fn script_type(
+            &mut self,
+            out: &mut dyn fmt::Write,
+            path: &str,
+        ) -> Result<bool, fmt::Error> {
+            write!(out, "S({path})")?;
+            Ok(true)
+        }
+        fn packed_bytes(&mut self, out: &mut dyn fmt::Write, b: &[u8]) -> Result<bool, fmt::Error> {
+            let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+            write!(out, "Bytes({hex})")?;
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn the_formatter_decides_every_place_it_is_asked_and_only_those() {
+        let mut typed = Array::from(vec![Variant::Int(1)]);
+        typed.element_type = ElementType::Script("res://s.gd".into());
+        let reference = Variant::Object(Object {
+            class_name: "Ref".into(),
+            properties: vec![("id".into(), Variant::Int(7))],
+        });
+        let other = Variant::Object(Object {
+            class_name: "Node".into(),
+            properties: vec![],
+        });
+        let mut keyed = Dictionary::new();
+        keyed.insert(
+            Variant::Float(0.5),
+            Variant::Vector2(Vector2::new(1.5, 2.0)),
+        );
+        let v = Variant::from(vec![
+            Variant::Float(2.0),
+            Variant::from(PackedFloat64Array(vec![0.25])),
+            Variant::from(PackedByteArray(vec![1, 255])),
+            reference,
+            other,
+            Variant::Array(typed),
+            Variant::Dictionary(keyed),
+        ]);
+        assert_eq!(
+            v.to_text_with(Dialect::Godot4, &mut Policy),
+            "[2.0d, PackedFloat64Array(0.25p), Bytes(01ff), Ref(7), Object(Node,)\n, \
+             Array[S(res://s.gd)]([1]), {\n0.5d: Vector2(1.5f, 2f)\n}]"
+        );
+        // The plain formatter is to_text's.
+        assert_eq!(
+            v.to_text_with(Dialect::Godot3, &mut godot_bin::text::Plain),
+            v.to_text(Dialect::Godot3)
+        );
+    }
+}

@@ -230,7 +230,9 @@ impl Parser<'_> {
             "Image" => Variant::Image(self.image()?),
             "InputEvent" => Variant::InputEvent(self.input_event()?),
             "Resource" | "SubResource" | "ExtResource" => {
-                return Err(self.error_at(at, format!("{id}(...) needs the engine to load it")));
+                return self.call(id, at, |id| {
+                    format!("{id}(...) needs the engine to load it")
+                });
             }
             "PackedByteArray" | "PoolByteArray" | "ByteArray" | "RawArray" => {
                 Variant::PackedByteArray(self.byte_array()?)
@@ -309,8 +311,30 @@ impl Parser<'_> {
                 })?;
                 Variant::PackedVector4iArray(PackedVector4iArray(v))
             }
-            _ => return Err(self.error_at(at, format!("unknown identifier '{id}'"))),
+            _ => return self.call(id, at, |id| format!("unknown identifier '{id}'")),
         })
+    }
+
+    /// A call `id(args)` no builtin makes: the [`ParseHook`](crate::text::ParseHook)'s to
+    /// take or refuse; `unknown` says what it is when the hook leaves it (or when no `(`
+    /// follows).
+    fn call(
+        &mut self,
+        id: &str,
+        at: usize,
+        unknown: impl Fn(&str) -> String,
+    ) -> Result<Variant, ParseError> {
+        let save = self.pos;
+        if self.next()?.kind != Tok::ParenOpen {
+            self.pos = save;
+            return Err(self.error_at(at, unknown(id)));
+        }
+        let args = self.call_args(at)?;
+        match self.hook.call(id, args) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(self.error_at(at, unknown(id))),
+            Err(message) => Err(self.error_at(at, message)),
+        }
     }
 
     /// `PackedByteArray(1, 2, 3)`, `PackedByteArray("AQID")` (base64) or `PackedByteArray()`.

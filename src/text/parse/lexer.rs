@@ -187,6 +187,9 @@ impl Parser<'_> {
         let text = &self.text[self.pos..i];
         self.pos = i;
         if is_float {
+            if let Some(x) = self.hook.float(text) {
+                return Ok(Tok::Float(x));
+            }
             text.parse::<f64>()
                 .map(Tok::Float)
                 .map_err(|_| self.error_at(start, format!("malformed number {text}")))
@@ -269,6 +272,10 @@ impl Parser<'_> {
         if lead_surrogate.is_some() {
             return Err(self.error_at(self.pos, "unpaired lead surrogate in string"));
         }
+        // The literal's text between its quotes (the closing quote is the last byte read).
+        let raw = &self.text[start + 1..self.pos - 1];
+        let raw = raw.strip_prefix('"').unwrap_or(raw);
+        self.hook.string(&mut out, raw);
         Ok(out)
     }
 

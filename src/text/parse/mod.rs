@@ -18,6 +18,7 @@ mod godot2;
 mod lexer;
 mod stack;
 
+use super::hooks::ParseHook;
 use crate::variant::Variant;
 pub use construct::word_value;
 use lexer::Tok;
@@ -33,6 +34,11 @@ pub const MAX_DEPTH: usize = if cfg!(feature = "stack-growth") {
 } else {
     crate::config::STACK_SAFE_DEPTH
 };
+
+/// How deeply calls a [`ParseHook`] reads may nest in their arguments
+/// (`A(B(C(...)))`): each level parses its arguments on the call stack (about 16 KiB a
+/// level in a debug build), and no file needs more than one (`ExtResource("1")`).
+pub const MAX_CALL_DEPTH: usize = 16;
 
 /// Text that is not a value, with where it went wrong.
 ///
@@ -86,8 +92,8 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Parses exactly one value: only whitespace and comments may follow it.
-pub(super) fn parse_one(text: &str) -> Result<Variant, ParseError> {
-    let mut p = Parser::new(text);
+pub(super) fn parse_one(text: &str, hook: &mut dyn ParseHook) -> Result<Variant, ParseError> {
+    let mut p = Parser::new(text, hook);
     let tok = p.next()?;
     if tok.kind == Tok::Eof {
         return Err(p.error_at(tok.start, "expected a value, found the end of the text"));
@@ -101,8 +107,11 @@ pub(super) fn parse_one(text: &str) -> Result<Variant, ParseError> {
 }
 
 /// Parses the value at the start of `text`; `None` if there is none.
-pub(super) fn parse_prefix(text: &str) -> Result<Option<(Variant, &str)>, ParseError> {
-    let mut p = Parser::new(text);
+pub(super) fn parse_prefix<'t>(
+    text: &'t str,
+    hook: &mut dyn ParseHook,
+) -> Result<Option<(Variant, &'t str)>, ParseError> {
+    let mut p = Parser::new(text, hook);
     let tok = p.next()?;
     if tok.kind == Tok::Eof {
         return Ok(None);
@@ -112,16 +121,41 @@ pub(super) fn parse_prefix(text: &str) -> Result<Option<(Variant, &str)>, ParseE
     Ok(Some((v, &text[p.pos..])))
 }
 
-/// The parser's state: the text and the byte offset of the next character. Its methods
-/// live in the rooms of this folder, by job.
+/// The parser's state: the text, the byte offset of the next character and the caller's
+/// [`ParseHook`]. Its methods live in the rooms of this folder, by job.
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    hook: &'a mut dyn ParseHook,
+    /// Calls open around the value being read (`ExtResource(ExtResource(...))`): each
+    /// reads its arguments with a fresh [`Parser::value`], so they nest on the call stack,
+    /// at most [`MAX_CALL_DEPTH`] deep.
+    calls: usize,
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Self {
-        Parser { text, pos: 0 }
+    fn new(text: &'a str, hook: &'a mut dyn ParseHook) -> Self {
+        Parser {
+            text,
+            pos: 0,
+            hook,
+            calls: 0,
+        }
+    }
+
+    /// The values of a call's `( ... )`, whose `(` is read: each a whole value, one call
+    /// level deeper.
+    fn call_args(&mut self, at: usize) -> Result<Vec<Variant>, ParseError> {
+        if self.calls >= MAX_CALL_DEPTH {
+            return Err(self.error_at(
+                at,
+                format!("calls nested deeper than {MAX_CALL_DEPTH} levels"),
+            ));
+        }
+        self.calls += 1;
+        let args = self.paren_items(true, |p, tok| p.value(tok));
+        self.calls -= 1;
+        args
     }
 
     fn error_at(&self, offset: usize, message: impl Into<String>) -> ParseError {

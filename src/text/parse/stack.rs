@@ -318,9 +318,18 @@ impl Parser<'_> {
         if name == "Variant" {
             return Ok(ElementType::Untyped);
         }
+        // A call: a script by path, or by what the hook knows (a file's reference).
+        let save = self.pos;
+        if self.next()?.kind != Tok::ParenOpen {
+            // `Array[Resource]`: the class.
+            self.pos = save;
+            return Ok(match builtin_type(&name) {
+                Some(ty) => ElementType::Builtin(ty),
+                None => ElementType::ClassName(name),
+            });
+        }
         if name == "Resource" {
             // `Resource("res://x.gd")` or, with a uid, `Resource("uid://...", "res://x.gd")`.
-            self.expect(Tok::ParenOpen, "'(' after Resource")?;
             let paths = self.paren_items(false, |p, t| match t.kind {
                 Tok::Str(s) => Ok(s),
                 _ => Err(p.expected("a path string", &t)),
@@ -333,10 +342,12 @@ impl Parser<'_> {
                 .unwrap_or_default();
             return Ok(ElementType::Script(path));
         }
-        Ok(match builtin_type(&name) {
-            Some(ty) => ElementType::Builtin(ty),
-            None => ElementType::ClassName(name),
-        })
+        let args = self.call_args(tok.start)?;
+        match self.hook.type_call(&name, args) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => Err(self.error_at(tok.start, format!("unknown type '{name}(...)'"))),
+            Err(message) => Err(self.error_at(tok.start, message)),
+        }
     }
 }
 

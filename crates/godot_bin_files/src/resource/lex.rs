@@ -29,7 +29,7 @@ pub(crate) fn skip_string(s: &[u8], mut i: usize) -> Result<usize> {
 
 /// Writes `s` as a double-quoted literal, escaping `"` and `\` as the engine's String
 /// text does.
-pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
+pub(crate) fn write_quoted(f: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
     f.write_char('"')?;
     for c in s.chars() {
         if c == '"' || c == '\\' {

@@ -8,19 +8,19 @@
 //! `"text"`, `&"name"`, `-1.5e+20`, `true`, `Vector2(1, 2)`, `Array[int]([1])`, `[...]`,
 //! `{...}`; it may span lines (strings hold raw newlines, containers break lines).
 //!
-//! References (`ExtResource(...)`, `SubResource(...)`, `Resource(...)`) are not values the
-//! crate's text parser reads: before parsing, each is rewritten as its marker object
-//! (`Object(ExtResource,"id":"1")`, see [`super::reference`]); after printing, each
-//! marker's text is written back as the reference. Both rewrites skip string literals, so
-//! a string that happens to hold the words is left alone.
+//! Values are read and printed by godot_bin's text form through its two seams: the
+//! parser's [`ParseHook`] ([`FileReader`]: references become their marker objects, see
+//! [`super::reference`]; floats are read as the engine reads them) and the printer's
+//! [`Formatter`] ([`FileWriter`]: markers are written back as references, floats as the
+//! engine prints them where that reads back exactly, byte arrays as base64 in format 4).
 
 pub(crate) use super::lex::{is_ident, is_ident_start, skip_string, write_quoted};
-use super::numbers::{self, engine_float_token, number_end, TEXT_CLASS};
-use super::reference::{EXT_CLASS, PATH_CLASS, SUB_CLASS};
+use super::numbers;
+use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use crate::error::{Error, Result};
-use godot_bin::text::word_value;
-use godot_bin::Dialect;
-use godot_bin::Variant;
+use godot_bin::text::{word_value, Formatter, ParseHook};
+use godot_bin::{Dialect, ElementType, Object, Variant};
+use std::fmt;
 
 /// How a file prints its values: which engine's spacing, and whether a PackedByteArray is
 /// base64 (Godot 4's text format 4).
@@ -42,10 +42,6 @@ impl Style {
         base64_bytes: false,
     };
 }
-
-/// Where a rewritten text grew or shrank: (offset in the new text after a rewrite, total
-/// growth so far).
-type Shifts = Vec<(usize, isize)>;
 
 /// The index after the bracketed group (`(...)`, `[...]`, `{...}`) opening at `i`: string
 /// literals and `;` comments are skipped; brackets are counted, not matched (the value
@@ -159,448 +155,191 @@ pub(crate) fn char_at(s: &[u8], i: usize) -> char {
         .unwrap_or('\u{fffd}')
 }
 
-/// Parses the value `text[start..end]` (found with [`value_end`]): references become
-/// their marker objects. Errors carry their line and column in `text`.
+/// Parses the value `text[start..end]` (found with [`value_end`]) as the engine's file
+/// reader does ([`FileReader`]). Errors carry their line and column in `text`.
 pub(crate) fn parse_value(text: &str, start: usize, end: usize) -> Result<Variant> {
-    let src = &text[start..end];
-    let (rewritten, shifts, renamed) = rewrite_references(src).map_err(|e| match e.position() {
-        Some(crate::error::Position::Byte(at)) => {
-            Error::new(strip_position(e)).at_text(text, start + at)
-        }
-        _ => e,
-    })?;
-    match &rewritten {
-        None => Variant::from_text(src).map_err(|e| Error::value(&e, text, start)),
-        Some(new) => Variant::from_text(new)
-            .map(|mut v| {
-                if renamed {
-                    rename_resource_class(&mut v);
-                }
-                v
-            })
-            .map_err(|e| {
-                // Map the offset in the rewritten text back to the source.
-                let at = e.offset();
-                let mut back = at as isize;
-                for &(new_at, delta) in &shifts {
-                    if new_at <= at {
-                        back = at as isize - delta;
-                    }
-                }
-                let back = back.clamp(0, src.len() as isize) as usize;
-                Error::new(crate::error::ErrorKind::Value(e.message().into()))
-                    .at_text(text, start + back)
-            }),
-    }
+    Variant::from_text_with(&text[start..end], &mut FileReader)
+        .map_err(|e| Error::value(&e, text, start))
 }
 
-/// The name `Array[Resource]`'s class is read under (see [`rewrite_references`]).
-const RESOURCE_CLASS_ALIAS: &str = "GodotBinResourceClass";
+/// How a file's values are read on top of the text form ([`ParseHook`]): references as
+/// their marker objects ([`Reference`]), floats as the engine's `strtod` reads them
+/// ([`super::strtod`]), and a byte order mark written at a string literal's start
+/// dropped, as the engine's `parse_utf8` of the file drops it.
+pub(crate) struct FileReader;
 
-/// Gives the typed containers read with [`RESOURCE_CLASS_ALIAS`] their class back.
-fn rename_resource_class(v: &mut Variant) {
-    use godot_bin::ElementType;
-    let fix = |t: &mut ElementType| {
-        if matches!(t, ElementType::ClassName(c) if c == RESOURCE_CLASS_ALIAS) {
-            *t = ElementType::ClassName("Resource".into());
-        }
-    };
-    match v {
-        Variant::Array(a) => {
-            fix(&mut a.element_type);
-            a.iter_mut().for_each(rename_resource_class);
-        }
-        Variant::Dictionary(d) => {
-            if d.is_typed() {
-                let (mut k, mut x) = (d.key_type().clone(), d.value_type().clone());
-                fix(&mut k);
-                fix(&mut x);
-                d.set_types(k, x);
-            }
-            d.iter_mut().for_each(|(_, x)| rename_resource_class(x));
-        }
-        Variant::Object(o) => o
-            .properties
-            .iter_mut()
-            .for_each(|(_, x)| rename_resource_class(x)),
-        _ => {}
-    }
-}
-
-fn strip_position(e: Error) -> crate::error::ErrorKind {
-    use crate::error::ErrorKind as K;
-    match e.kind() {
-        K::Syntax(m) => K::Syntax(m.clone()),
-        other => K::Syntax(other.to_string()),
-    }
-}
-
-/// `src` with each reference rewritten as its marker object and the byte order mark at the
-/// start of a string literal dropped, or `None` when there is neither; with the list of
-/// (offset in the new text after a rewrite, total growth so far).
-fn rewrite_references(src: &str) -> Result<(Option<String>, Shifts, bool)> {
-    let s = src.as_bytes();
-    let mut renamed_class = false;
-    let mut out: Option<String> = None;
-    let mut shifts = Vec::new();
-    let mut copied = 0; // bytes of `src` copied to `out`
-    let mut i = 0;
-    // Whether the group just opened is a typed container's type list (`Array[...]`).
-    let mut type_list_depth: Vec<usize> = Vec::new();
-    let mut depth = 0usize;
-    let mut last_ident_end = usize::MAX;
-    let mut last_ident = "";
-    while i < s.len() {
-        let c = s[i];
-        if c == b'"' {
-            let end = skip_string(s, i)?;
-            if src[i + 1..].starts_with('\u{feff}') {
-                // The engines read a string literal from a file through `parse_utf8`,
-                // which drops a byte order mark at its start.
-                let out = out.get_or_insert_with(|| String::with_capacity(src.len() + 64));
-                out.push_str(&src[copied..i + 1]);
-                copied = i + 1 + '\u{feff}'.len_utf8();
-                let total = shifts.last().map_or(0, |&(_, t)| t) - '\u{feff}'.len_utf8() as isize;
-                shifts.push((out.len(), total));
-            }
-            i = end;
-            continue;
-        }
-        if c == b';' {
-            while i < s.len() && s[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        match c {
-            b'[' => {
-                depth += 1;
-                if last_ident_end == i && matches!(last_ident, "Array" | "Dictionary") {
-                    type_list_depth.push(depth);
-                }
-                i += 1;
-                continue;
-            }
-            b'(' | b'{' => {
-                depth += 1;
-                i += 1;
-                continue;
-            }
-            b']' | b')' | b'}' => {
-                if type_list_depth.last() == Some(&depth) {
-                    type_list_depth.pop();
-                }
-                depth = depth.saturating_sub(1);
-                i += 1;
-                continue;
-            }
-            _ => {}
-        }
-        let number_start = c.is_ascii_digit()
-            || (matches!(c, b'-' | b'+' | b'.')
-                && s.get(i + 1)
-                    .is_some_and(|&d| d.is_ascii_digit() || d == b'.'));
-        if number_start && !(i > 0 && (is_ident(s[i - 1]) || s[i - 1] == b'.')) {
-            let end = number_end(s, i);
-            let token = &src[i..end];
-            if let Some(fixed) = engine_float_token(token) {
-                let out = out.get_or_insert_with(|| String::with_capacity(src.len() + 64));
-                out.push_str(&src[copied..i]);
-                out.push_str(&fixed);
-                copied = end;
-                let growth = fixed.len() as isize - token.len() as isize;
-                let total = shifts.last().map_or(0, |&(_, t)| t) + growth;
-                shifts.push((out.len(), total));
-            }
-            i = end;
-            continue;
-        }
-        if !is_ident_start(c) || (i > 0 && (is_ident(s[i - 1]) || s[i - 1] == b'.')) {
-            i += 1;
-            continue;
-        }
-        let id_start = i;
-        while i < s.len() && is_ident(s[i]) {
-            i += 1;
-        }
-        let word = &src[id_start..i];
-        last_ident = word;
-        last_ident_end = i;
-        let class = match word {
-            "ExtResource" => EXT_CLASS,
-            "SubResource" => SUB_CLASS,
-            "Resource" => PATH_CLASS,
-            _ => continue,
+impl ParseHook for FileReader {
+    fn call(
+        &mut self,
+        name: &str,
+        args: Vec<Variant>,
+    ) -> std::result::Result<Option<Variant>, String> {
+        let (class, key) = match name {
+            "ExtResource" => (EXT_CLASS, "id"),
+            "SubResource" => (SUB_CLASS, "id"),
+            "Resource" => (PATH_CLASS, "path"),
+            _ => return Ok(None),
         };
-        let mut j = i;
-        while j < s.len() && s[j].is_ascii_whitespace() {
-            j += 1;
-        }
-        let in_type_list = !type_list_depth.is_empty();
-        if s.get(j) != Some(&b'(') {
-            if in_type_list && class == PATH_CLASS {
-                // `Array[Resource]`: the class, which the value parser would take for the
-                // start of `Resource("res://x.gd")`; read under another name, renamed back
-                // after parsing.
-                let out = out.get_or_insert_with(|| String::with_capacity(src.len() + 64));
-                out.push_str(&src[copied..id_start]);
-                out.push_str(RESOURCE_CLASS_ALIAS);
-                copied = i;
-                let growth = (RESOURCE_CLASS_ALIAS.len() - word.len()) as isize;
-                let total = shifts.last().map_or(0, |&(_, t)| t) + growth;
-                shifts.push((out.len(), total));
-                renamed_class = true;
+        let id = reference_arg(class, args).ok_or_else(|| {
+            if class == PATH_CLASS {
+                format!("{name}(...) takes a string")
+            } else {
+                format!("{name}(...) takes a string or an integer id")
             }
-            continue;
-        }
-        if in_type_list && class == PATH_CLASS {
-            // `Array[Resource("res://x.gd")]`: the value parser's own script type.
-            continue;
-        }
-        let args_end = skip_group(s, j)?;
-        let args = parse_reference_args(&src[j + 1..args_end - 1]).ok_or_else(|| {
-            Error::syntax(format!(
-                "{word}(...) takes a string{}",
-                if class == PATH_CLASS {
-                    ""
-                } else {
-                    " or an integer id"
-                }
-            ))
-            .at_byte(id_start)
         })?;
-        let marker = if in_type_list {
-            // `Array[ExtResource("1_x")]`: a script class by reference, kept as the
-            // value parser's script type under a path no file has.
-            let Arg::Str(literal) = &args else {
-                return Err(Error::syntax("expected a string id").at_byte(id_start));
-            };
-            format!("Resource(\"{word}:{})", &literal[1..])
-        } else {
-            let key = if class == PATH_CLASS { "path" } else { "id" };
-            let lit = match &args {
-                Arg::Str(l) | Arg::Int(l) => l,
-            };
-            format!("Object({class},\"{key}\":{lit})")
-        };
-        let out = out.get_or_insert_with(|| String::with_capacity(src.len() + 64));
-        out.push_str(&src[copied..id_start]);
-        out.push_str(&marker);
-        copied = args_end;
-        let growth = marker.len() as isize - (args_end - id_start) as isize;
-        let total = shifts.last().map_or(0, |&(_, t)| t) + growth;
-        shifts.push((out.len(), total));
-        i = args_end;
-        last_ident = "";
+        Ok(Some(Variant::Object(Object {
+            class_name: class.into(),
+            properties: vec![(key.into(), id)],
+        })))
     }
-    if let Some(out) = &mut out {
-        out.push_str(&src[copied..]);
-    }
-    Ok((out, shifts, renamed_class))
-}
 
-enum Arg<'a> {
-    Str(&'a str),
-    Int(&'a str),
-}
-
-/// The argument list of a reference: one string or one integer; with two strings
-/// (`Resource("uid://...", "res://...")`), the path.
-fn parse_reference_args(args: &str) -> Option<Arg<'_>> {
-    let t = args.trim();
-    if t.starts_with('"') {
-        let end = skip_string(t.as_bytes(), 0).ok()?;
-        let first = &t[..end];
-        let rest = t[end..].trim_start();
-        if rest.is_empty() {
-            return Some(Arg::Str(first));
+    fn type_call(
+        &mut self,
+        name: &str,
+        args: Vec<Variant>,
+    ) -> std::result::Result<Option<ElementType>, String> {
+        // `Array[ExtResource("1_s")]`: a script class by the file's reference, kept as a
+        // script type under the path `ExtResource:1_s`, which no file has (module docs of
+        // `reference`); [`FileWriter::script_type`] writes it back.
+        if !matches!(name, "ExtResource" | "SubResource") {
+            return Ok(None);
         }
-        let second = rest.strip_prefix(',')?.trim();
-        let end2 = skip_string(second.as_bytes(), 0).ok()?;
-        (end2 == second.len()).then_some(Arg::Str(second))
-    } else if !t.is_empty()
-        && t.bytes()
-            .enumerate()
-            .all(|(k, b)| b.is_ascii_digit() || (k == 0 && b == b'-'))
-    {
-        Some(Arg::Int(t))
-    } else {
-        None
+        match args.as_slice() {
+            [Variant::String(id)] => Ok(Some(ElementType::Script(format!("{name}:{id}")))),
+            _ => Err("expected a string id".into()),
+        }
+    }
+
+    fn float(&mut self, token: &str) -> Option<f64> {
+        numbers::engine_float(token)
+    }
+
+    fn string(&mut self, value: &mut String, raw: &str) {
+        if raw.starts_with('\u{feff}') && value.starts_with('\u{feff}') {
+            value.drain(..'\u{feff}'.len_utf8());
+        }
+    }
+}
+
+/// The argument of a reference: one string or one integer; with two strings
+/// (`Resource("uid://...", "res://...")`), the path. Ints only where ids are numbers
+/// (Godot 3's `ExtResource( 1 )`), not in a path reference.
+fn reference_arg(class: &str, args: Vec<Variant>) -> Option<Variant> {
+    let mut args = args.into_iter();
+    let first = args.next()?;
+    match (first, args.next(), args.next()) {
+        (v @ Variant::String(_), None, None) => Some(v),
+        (v @ Variant::Int(_), None, None) if class != PATH_CLASS => Some(v),
+        (Variant::String(_), Some(v @ Variant::String(_)), None) => Some(v),
+        _ => None,
     }
 }
 
 /// `v` printed in `style`, with references in the file's syntax and every float in text
-/// the engine reads back to it exactly. An object value ends the text with a newline, as
-/// the engine's writer ends it.
+/// the engine reads back to it exactly ([`FileWriter`]). An object value ends the text
+/// with a newline, as the engine's writer ends it.
 pub(crate) fn print_value(v: &Variant, style: Style) -> String {
-    // A value that holds an object of the marker's own class (a file can spell one) is
-    // printed without markers, so that the object stays an object: the marker's text
-    // would otherwise be written raw (found by `fuzz/resource_text`).
-    let markers = !holds_text_marker(v);
-    let fixed;
-    let engine = if markers {
-        numbers::engine_numbers(v, style.dialect)
-    } else {
-        None
-    };
-    let v = match engine {
-        Some(copy) => {
-            fixed = copy;
-            &fixed
-        }
-        None => v,
-    };
-    let mut text = v.to_text(style.dialect);
-    if let Some(t) = numbers::long_floats(&text) {
-        text = t;
-    }
-    let special = text.contains("Object(")
-        || text.contains("Resource(\"")
-        || (style.base64_bytes && text.contains("PackedByteArray("));
-    if !special {
-        return text;
-    }
-    restore_references(&text, style, markers)
+    v.to_text_with(style.dialect, &mut FileWriter { style })
 }
 
-/// Whether `v` holds an object of the class [`TEXT_CLASS`] (walked without recursion:
-/// values nest as deep as the reader allows).
-fn holds_text_marker(v: &Variant) -> bool {
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Variant::Object(o) if o.class_name == TEXT_CLASS => return true,
-            Variant::Object(o) => stack.extend(o.properties.iter().map(|(_, p)| p)),
-            Variant::Array(a) => stack.extend(a.iter()),
-            Variant::Dictionary(d) => stack.extend(d.iter().flat_map(|(k, v)| [k, v])),
-            _ => {}
-        }
-    }
-    false
+/// How a file's values are printed on top of the text form ([`Formatter`]): a reference's
+/// marker as `ExtResource("1")` (`ExtResource( 1 )` in Godot 3), floats as the engine
+/// prints them where that reads back exactly ([`numbers`]), and in format 4 a
+/// PackedByteArray as base64.
+pub(crate) struct FileWriter {
+    pub(crate) style: Style,
 }
 
-/// The printer's text with each marker object written as its reference (the text
-/// markers only when `markers`), each
-/// `Resource("ExtResource:id")` type written as `ExtResource("id")`, and (in format 4)
-/// each PackedByteArray as base64.
-fn restore_references(text: &str, style: Style, markers: bool) -> String {
-    let s = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    let mut i = 0;
-    let godot3 = style.dialect != Dialect::Godot4;
-    while i < s.len() {
-        let c = s[i];
-        if c == b'"' {
-            i = skip_string(s, i).unwrap_or(s.len());
-            continue;
+impl Formatter for FileWriter {
+    fn f32(&mut self, out: &mut dyn fmt::Write, x: f32, shortest: &str) -> fmt::Result {
+        match numbers::f32_text(x, shortest) {
+            Some(text) => out.write_str(&text),
+            None => out.write_str(shortest),
         }
-        if !is_ident_start(c) || (i > 0 && is_ident(s[i - 1])) {
-            i += 1;
-            continue;
+    }
+
+    fn f64(
+        &mut self,
+        out: &mut dyn fmt::Write,
+        x: f64,
+        shortest: &str,
+        float: bool,
+    ) -> fmt::Result {
+        match numbers::f64_text(x, shortest, float) {
+            Some(text) => out.write_str(&text),
+            None => out.write_str(shortest),
         }
-        let rest = &text[i..];
-        let text_head = format!("Object({TEXT_CLASS},\"t\":\"");
-        if markers && rest.starts_with(&text_head) {
-            let lit = i + text_head.len() - 1;
-            if let Ok(end) = skip_string(s, lit) {
-                if text[end..].starts_with(")\n") {
-                    out.push_str(&text[copied..i]);
-                    out.push_str(&text[lit + 1..end - 1]);
-                    i = end + 2;
-                    copied = i;
-                    continue;
-                }
-            }
+    }
+
+    fn object(
+        &mut self,
+        out: &mut dyn fmt::Write,
+        o: &Object,
+    ) -> std::result::Result<bool, fmt::Error> {
+        // Only the marker itself: a path reference read from a binary file also keeps its
+        // class (`type`), which the text has no place for, and stays an Object.
+        if o.properties.len() != 1 {
+            return Ok(false);
         }
-        let marker = [
-            (EXT_CLASS, "ExtResource", "id"),
-            (SUB_CLASS, "SubResource", "id"),
-            (PATH_CLASS, "Resource", "path"),
-        ]
-        .into_iter()
-        .find_map(|(class, name, key)| {
-            let head = format!("Object({class},\"{key}\":");
-            rest.starts_with(&head).then_some((head.len(), name))
-        });
-        if let Some((head_len, name)) = marker {
-            let lit_start = i + head_len;
-            let lit_end = if s.get(lit_start) == Some(&b'"') {
-                skip_string(s, lit_start).unwrap_or(s.len())
-            } else {
-                let mut j = lit_start;
-                while j < s.len() && (s[j].is_ascii_digit() || s[j] == b'-') {
-                    j += 1;
-                }
-                j
-            };
-            if text[lit_end..].starts_with(")\n") {
-                out.push_str(&text[copied..i]);
-                let lit = &text[lit_start..lit_end];
-                write_reference(&mut out, name, lit, godot3);
-                i = lit_end + 2;
-                copied = i;
-                continue;
-            }
+        let Some(reference) = Reference::from_object(o) else {
+            return Ok(false);
+        };
+        let name = match reference {
+            Reference::External(_) => "ExtResource",
+            Reference::Sub(_) => "SubResource",
+            Reference::Path(_) => "Resource",
+        };
+        // The id as the file spelled it: a string, or a number (Godot 3's ids).
+        let mut lit = String::new();
+        match &o.properties[0].1 {
+            Variant::Int(i) => lit.push_str(&i.to_string()),
+            _ => write_quoted(&mut lit, reference.id())?,
         }
-        let mut restored = false;
+        write_reference(out, name, &lit, self.style.dialect != Dialect::Godot4)?;
+        Ok(true)
+    }
+
+    fn script_type(
+        &mut self,
+        out: &mut dyn fmt::Write,
+        path: &str,
+    ) -> std::result::Result<bool, fmt::Error> {
         for name in ["ExtResource", "SubResource"] {
-            let head = format!("Resource(\"{name}:");
-            if !rest.starts_with(&head) {
-                continue;
-            }
-            if let Ok(end) = skip_string(s, i + "Resource(".len()) {
-                if s.get(end) == Some(&b')') {
-                    out.push_str(&text[copied..i]);
-                    out.push_str(name);
-                    out.push_str("(\"");
-                    out.push_str(&text[i + head.len()..end]);
-                    out.push(')');
-                    i = end + 1;
-                    copied = i;
-                    restored = true;
-                    break;
-                }
+            if let Some(id) = path.strip_prefix(name).and_then(|p| p.strip_prefix(':')) {
+                out.write_str(name)?;
+                out.write_char('(')?;
+                write_quoted(out, id)?;
+                out.write_char(')')?;
+                return Ok(true);
             }
         }
-        if restored {
-            continue;
-        }
-        if style.base64_bytes && rest.starts_with("PackedByteArray(") {
-            let open = i + "PackedByteArray(".len();
-            if let Some(close) = text[open..].find(')') {
-                let bytes: Option<Vec<u8>> = text[open..open + close]
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|t| !t.is_empty())
-                    .map(|t| t.parse::<u8>().ok())
-                    .collect();
-                if let Some(bytes) = bytes {
-                    out.push_str(&text[copied..i]);
-                    out.push_str("PackedByteArray(");
-                    if !bytes.is_empty() {
-                        out.push('"');
-                        base64_encode(&bytes, &mut out);
-                        out.push('"');
-                    }
-                    out.push(')');
-                    i = open + close + 1;
-                    copied = i;
-                    continue;
-                }
-            }
-        }
-        while i < s.len() && is_ident(s[i]) {
-            i += 1;
-        }
+        Ok(false)
     }
-    out.push_str(&text[copied..]);
-    out
+
+    fn packed_bytes(
+        &mut self,
+        out: &mut dyn fmt::Write,
+        bytes: &[u8],
+    ) -> std::result::Result<bool, fmt::Error> {
+        if !self.style.base64_bytes {
+            return Ok(false);
+        }
+        out.write_str("PackedByteArray(")?;
+        if !bytes.is_empty() {
+            let mut b64 = String::with_capacity(bytes.len() / 3 * 4 + 4);
+            base64_encode(bytes, &mut b64);
+            out.write_char('"')?;
+            out.write_str(&b64)?;
+            out.write_char('"')?;
+        }
+        out.write_char(')')?;
+        Ok(true)
+    }
 }
 
 /// `ExtResource("1")` (Godot 4) or `ExtResource( 1 )` (Godot 3, whose ids are numbers).
-fn write_reference(out: &mut String, name: &str, lit: &str, godot3: bool) {
-    out.push_str(name);
+fn write_reference(out: &mut dyn fmt::Write, name: &str, lit: &str, godot3: bool) -> fmt::Result {
+    out.write_str(name)?;
     if godot3 {
         let inner = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
         let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
@@ -608,17 +347,17 @@ fn write_reference(out: &mut String, name: &str, lit: &str, godot3: bool) {
             Some(t) if name != "Resource" && numeric(t) => t,
             _ => lit,
         };
-        out.push_str("( ");
-        out.push_str(lit);
-        out.push_str(" )");
+        out.write_str("( ")?;
+        out.write_str(lit)?;
+        out.write_str(" )")
     } else if lit.starts_with('"') {
-        out.push('(');
-        out.push_str(lit);
-        out.push(')');
+        out.write_char('(')?;
+        out.write_str(lit)?;
+        out.write_char(')')
     } else {
-        out.push_str("(\"");
-        out.push_str(lit);
-        out.push_str("\")");
+        out.write_str("(\"")?;
+        out.write_str(lit)?;
+        out.write_str("\")")
     }
 }
 
