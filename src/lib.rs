@@ -264,11 +264,13 @@ pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use ser::{to_vec, to_writer, Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
+pub use types::leaves::{Leaf as Component, LeafKind as ComponentKind};
 pub use types::math::*;
 pub use types::names::{NodePath, StringName};
 pub use types::object::{Callable, ObjectId, Rid, Signal};
 pub use types::packed::*;
 pub use variant::{from_variant, to_variant};
 pub use variant::{
-    Array, Dictionary, DictionaryKey, ElementType, GodotType, Object, TypedArray, Variant,
+    Array, Components, Dictionary, DictionaryKey, ElementType, GodotType, Object, TypedArray,
+    Variant,
 };

@@ -10,21 +10,25 @@
 use crate::dialect::VariantType;
 use crate::types::math::*;
 
-/// How one component is stored.
+/// How one component of a fixed builtin (a math type or a Color) is stored, in packets and
+/// in the engine's binary resources alike. Public as [`ComponentKind`](crate::ComponentKind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LeafKind {
-    /// `real_t`: f32, or f64 in a flagged Godot 4 packet.
+#[non_exhaustive]
+pub enum LeafKind {
+    /// `real_t`: f32, or f64 in a double-precision build's packet or file.
     Real,
     /// Always f32 (Color).
     F32,
-    /// Always i32.
+    /// Always i32 (the `i` vectors and rects).
     I32,
 }
 
-/// One component's value.
+/// One component's value. Public as [`Component`](crate::Component).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Leaf {
+pub enum Leaf {
+    /// A real or Color component.
     F32(f32),
+    /// An integer component.
     I32(i32),
 }
 
@@ -172,6 +176,20 @@ macro_rules! leaves_of {
         pub(crate) fn layout(ty: VariantType) -> Option<(LeafKind, usize)> {
             match ty {
                 $(VariantType::$t => Some((<$t as Fixed>::KIND, <$t as Fixed>::N)),)*
+                _ => None,
+            }
+        }
+
+        /// The fixed builtin of type `ty` made of `leaves` (exactly its number, of its
+        /// kind); `None` for a type that is no fixed builtin or the wrong number.
+        pub(crate) fn variant_of(
+            ty: VariantType,
+            leaves: &[Leaf],
+        ) -> Option<crate::variant::Variant> {
+            match ty {
+                $(VariantType::$t if leaves.len() == <$t as Fixed>::N => {
+                    Some(crate::variant::Variant::$t($t::from_leaves(leaves)))
+                })*
                 _ => None,
             }
         }

@@ -32,7 +32,7 @@ pub use typed::{GodotType, TypedArray};
 
 use crate::dialect::VariantType;
 use crate::types::godot2::{Image, InputEvent};
-use crate::types::leaves::{for_each_fixed, Fixed, Leaves};
+use crate::types::leaves::{for_each_fixed, Fixed, Leaf as Component, Leaves, MAX_LEAVES};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, ObjectId, Rid, Signal};
@@ -198,7 +198,68 @@ impl Variant {
     }
 }
 
+/// A fixed builtin's components, from [`Variant::components`]: an iterator, and a slice.
+/// Held in place (at most 16, a Projection's), so taking them allocates nothing.
+#[derive(Clone, Debug)]
+pub struct Components {
+    leaves: [Component; MAX_LEAVES],
+    n: usize,
+    next: usize,
+}
+
+impl Components {
+    /// All the components, whatever the iterator has given.
+    pub fn as_slice(&self) -> &[Component] {
+        &self.leaves[..self.n]
+    }
+}
+
+impl Iterator for Components {
+    type Item = Component;
+
+    fn next(&mut self) -> Option<Component> {
+        let c = self.as_slice().get(self.next).copied()?;
+        self.next += 1;
+        Some(c)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.n - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Components {}
+
 impl Variant {
+    /// A fixed builtin's components (a math type's, a Color's), in the order the engine
+    /// stores them in packets and binary resources (a `Rect2`: position x, y, size x, y;
+    /// a `Basis`: its rows; a `Transform2D`: x axis, y axis, origin; a `Projection`: its
+    /// columns); `None` for every other value. The one table of that order is
+    /// `src/types/leaves.rs`; formats built on this crate read and write the builtins from
+    /// it rather than field by field.
+    ///
+    /// ```
+    /// use godot_bin::{Component, ComponentKind, Rect2, Variant, VariantType, Vector2};
+    /// let r = Variant::from(Rect2::new(Vector2::new(1.0, 2.0), Vector2::new(3.0, 4.0)));
+    /// let parts = r.components().unwrap();
+    /// assert_eq!(parts.as_slice()[2], Component::F32(3.0));
+    /// assert_eq!(VariantType::Rect2.components(), Some((ComponentKind::Real, 4)));
+    /// assert_eq!(Variant::from_components(VariantType::Rect2, parts.as_slice()), Some(r));
+    /// ```
+    pub fn components(&self) -> Option<Components> {
+        self.fixed_leaves()
+            .map(|(leaves, n)| Components { leaves, n, next: 0 })
+    }
+
+    /// The fixed builtin of type `ty` made of `components` (as many as
+    /// [`VariantType::components`] says, in the order of [`Variant::components`]); `None`
+    /// for a type that is no fixed builtin, or another number of components. An `I32`
+    /// component where a real is stored (or the other way round) is converted.
+    pub fn from_components(ty: VariantType, components: &[Component]) -> Option<Variant> {
+        crate::types::leaves::variant_of(ty, components)
+    }
+
     /// The engine type of this value.
     pub fn get_type(&self) -> VariantType {
         macro_rules! arms {

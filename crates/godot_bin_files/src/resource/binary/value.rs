@@ -35,11 +35,10 @@ use super::io::{Input, Output};
 use crate::error::{Error, Result};
 use crate::resource::reference::{EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use godot_bin::{
-    Aabb, Array, Basis, Callable, Color, Dictionary, NodePath, Object, ObjectId, PackedByteArray,
-    PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array,
-    PackedStringArray, PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane,
-    Projection, Quaternion, Rect2, Rect2i, Rid, Signal, StringName, Transform2D, Transform3D,
-    Variant, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+    Array, Callable, Color, Component, ComponentKind, Dictionary, NodePath, Object, ObjectId,
+    PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array,
+    PackedInt64Array, PackedStringArray, PackedVector2Array, PackedVector3Array,
+    PackedVector4Array, Rid, Signal, StringName, Variant, VariantType, Vector2, Vector3, Vector4,
 };
 
 /// How deep values may nest: the engine's own limit.
@@ -131,14 +130,6 @@ fn reals<const N: usize>(input: &mut Input<'_>) -> Result<[f32; N]> {
     Ok(out)
 }
 
-fn ints<const N: usize>(input: &mut Input<'_>) -> Result<[i32; N]> {
-    let mut out = [0; N];
-    for x in &mut out {
-        *x = input.i32()?;
-    }
-    Ok(out)
-}
-
 fn v3(c: &[f32]) -> Vector3 {
     Vector3::new(c[0], c[1], c[2])
 }
@@ -154,9 +145,79 @@ fn count(input: &mut Input<'_>, min: usize, what: &str) -> Result<usize> {
     Ok(n)
 }
 
+/// The fixed builtins' ids in a binary resource, and whether only Godot 4's files have
+/// them. Their components, and the order they are stored in, are godot_bin's one table
+/// (`Variant::components`): the same order as in packets.
+const FIXED: [(u32, VariantType, bool); 16] = [
+    (VECTOR2, VariantType::Vector2, false),
+    (VECTOR2I, VariantType::Vector2i, true),
+    (RECT2, VariantType::Rect2, false),
+    (RECT2I, VariantType::Rect2i, true),
+    (VECTOR3, VariantType::Vector3, false),
+    (VECTOR3I, VariantType::Vector3i, true),
+    (TRANSFORM2D, VariantType::Transform2D, false),
+    (VECTOR4, VariantType::Vector4, true),
+    (VECTOR4I, VariantType::Vector4i, true),
+    (PLANE, VariantType::Plane, false),
+    (QUATERNION, VariantType::Quaternion, false),
+    (AABB, VariantType::Aabb, false),
+    (BASIS, VariantType::Basis, false),
+    (TRANSFORM3D, VariantType::Transform3D, false),
+    (PROJECTION, VariantType::Projection, true),
+    (COLOR, VariantType::Color, false),
+];
+
+/// A fixed builtin's components as the file stores them: reals as `real_t` (f32, or f64
+/// in a double build's file), a Color's as f32, ints as i32.
+fn read_fixed(input: &mut Input<'_>, ty: VariantType, at: usize) -> Result<Variant> {
+    let bad = || Error::corrupt(format!("{ty} has no components")).at_byte(at);
+    let (kind, n) = ty.components().ok_or_else(bad)?;
+    let mut parts = [Component::I32(0); 16];
+    for part in parts.iter_mut().take(n) {
+        *part = match kind {
+            ComponentKind::Real => Component::F32(input.real()?),
+            ComponentKind::F32 => Component::F32(input.f32()?),
+            _ => Component::I32(input.i32()?),
+        };
+    }
+    Variant::from_components(ty, &parts[..n]).ok_or_else(bad)
+}
+
+/// Writes a fixed builtin's id and components (see [`read_fixed`]).
+fn write_fixed(out: &mut Output, v: &Variant, t: &WriteTables<'_>) -> Result<bool> {
+    let Some(parts) = v.components() else {
+        return Ok(false);
+    };
+    let ty = v.get_type();
+    let (Some(&(id, _, godot4_only)), Some((kind, _))) =
+        (FIXED.iter().find(|row| row.1 == ty), ty.components())
+    else {
+        return Err(unwritable(v, "has no binary resource encoding"));
+    };
+    if godot4_only && !t.godot4 {
+        return Err(unwritable(v, "is not in Godot 3's binary resources"));
+    }
+    out.u32(id);
+    for part in parts {
+        match (kind, part) {
+            (ComponentKind::Real, Component::F32(x)) => out.real(x),
+            (ComponentKind::F32, Component::F32(x)) => out.f32(x),
+            (_, Component::I32(x)) => out.u32(x as u32),
+            (_, Component::F32(x)) => out.f32(x),
+        }
+    }
+    Ok(true)
+}
+
 fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Variant> {
     let at = input.pos;
     let id = input.u32()?;
+    if let Some(&(_, ty, godot4_only)) = FIXED.iter().find(|row| row.0 == id) {
+        if godot4_only && !t.godot4 {
+            return Err(Error::corrupt(format!("type {id} is not in a Godot 3 file")).at_byte(at));
+        }
+        return read_fixed(input, ty, at);
+    }
     let g4 = |v: Variant| -> Result<Variant> {
         if t.godot4 {
             Ok(v)
@@ -173,83 +234,6 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
         DOUBLE => Variant::Float(input.f64()?),
         STRING => Variant::String(input.string()?),
         STRING_NAME => g4(Variant::StringName(StringName(input.string()?)))?,
-        VECTOR2 => {
-            let [x, y] = reals(input)?;
-            Variant::Vector2(Vector2::new(x, y))
-        }
-        VECTOR2I => {
-            let [x, y] = ints(input)?;
-            g4(Variant::Vector2i(Vector2i::new(x, y)))?
-        }
-        RECT2 => {
-            let [x, y, w, h] = reals(input)?;
-            Variant::Rect2(Rect2::new(Vector2::new(x, y), Vector2::new(w, h)))
-        }
-        RECT2I => {
-            let [x, y, w, h] = ints(input)?;
-            g4(Variant::Rect2i(Rect2i::new(
-                Vector2i::new(x, y),
-                Vector2i::new(w, h),
-            )))?
-        }
-        VECTOR3 => Variant::Vector3(v3(&reals::<3>(input)?)),
-        VECTOR3I => {
-            let [x, y, z] = ints(input)?;
-            g4(Variant::Vector3i(Vector3i::new(x, y, z)))?
-        }
-        VECTOR4 => g4(Variant::Vector4(v4(&reals::<4>(input)?)))?,
-        VECTOR4I => {
-            let [x, y, z, w] = ints(input)?;
-            g4(Variant::Vector4i(Vector4i::new(x, y, z, w)))?
-        }
-        PLANE => {
-            let c = reals::<4>(input)?;
-            Variant::Plane(Plane::new(v3(&c), c[3]))
-        }
-        QUATERNION => {
-            let c = reals::<4>(input)?;
-            Variant::Quaternion(Quaternion::new(c[0], c[1], c[2], c[3]))
-        }
-        AABB => {
-            let c = reals::<6>(input)?;
-            Variant::Aabb(Aabb {
-                position: v3(&c[..3]),
-                size: v3(&c[3..]),
-            })
-        }
-        BASIS => {
-            let c = reals::<9>(input)?;
-            Variant::Basis(Basis {
-                rows: [v3(&c[..3]), v3(&c[3..6]), v3(&c[6..])],
-            })
-        }
-        TRANSFORM3D => {
-            let c = reals::<12>(input)?;
-            Variant::Transform3D(Transform3D {
-                basis: Basis {
-                    rows: [v3(&c[..3]), v3(&c[3..6]), v3(&c[6..9])],
-                },
-                origin: v3(&c[9..]),
-            })
-        }
-        TRANSFORM2D => {
-            let c = reals::<6>(input)?;
-            Variant::Transform2D(Transform2D {
-                x: Vector2::new(c[0], c[1]),
-                y: Vector2::new(c[2], c[3]),
-                origin: Vector2::new(c[4], c[5]),
-            })
-        }
-        PROJECTION => {
-            let c = reals::<16>(input)?;
-            g4(Variant::Projection(Projection {
-                columns: [v4(&c[..4]), v4(&c[4..8]), v4(&c[8..12]), v4(&c[12..])],
-            }))?
-        }
-        COLOR => {
-            let (r, g, b, a) = (input.f32()?, input.f32()?, input.f32()?, input.f32()?);
-            Variant::Color(Color { r, g, b, a })
-        }
         NODE_PATH => {
             let names = usize::from(input.u16()?);
             let sub = input.u16()?;
@@ -459,6 +443,9 @@ pub(crate) fn write(
 }
 
 fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: usize) -> Result<()> {
+    if write_fixed(out, v, t)? {
+        return Ok(());
+    }
     let g4 = |t: &WriteTables<'_>| -> Result<()> {
         if t.godot4 {
             Ok(())
@@ -500,123 +487,6 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             g4(t)?;
             out.u32(STRING_NAME);
             out.string(&s.0);
-        }
-        Variant::Vector2(p) => {
-            out.u32(VECTOR2);
-            out.real(p.x);
-            out.real(p.y);
-        }
-        Variant::Vector2i(p) => {
-            g4(t)?;
-            out.u32(VECTOR2I);
-            out.u32(p.x as u32);
-            out.u32(p.y as u32);
-        }
-        Variant::Rect2(r) => {
-            out.u32(RECT2);
-            for x in [r.position.x, r.position.y, r.size.x, r.size.y] {
-                out.real(x);
-            }
-        }
-        Variant::Rect2i(r) => {
-            g4(t)?;
-            out.u32(RECT2I);
-            for x in [r.position.x, r.position.y, r.size.x, r.size.y] {
-                out.u32(x as u32);
-            }
-        }
-        Variant::Vector3(p) => {
-            out.u32(VECTOR3);
-            for x in [p.x, p.y, p.z] {
-                out.real(x);
-            }
-        }
-        Variant::Vector3i(p) => {
-            g4(t)?;
-            out.u32(VECTOR3I);
-            for x in [p.x, p.y, p.z] {
-                out.u32(x as u32);
-            }
-        }
-        Variant::Vector4(p) => {
-            g4(t)?;
-            out.u32(VECTOR4);
-            for x in [p.x, p.y, p.z, p.w] {
-                out.real(x);
-            }
-        }
-        Variant::Vector4i(p) => {
-            g4(t)?;
-            out.u32(VECTOR4I);
-            for x in [p.x, p.y, p.z, p.w] {
-                out.u32(x as u32);
-            }
-        }
-        Variant::Plane(p) => {
-            out.u32(PLANE);
-            for x in [p.normal.x, p.normal.y, p.normal.z, p.d] {
-                out.real(x);
-            }
-        }
-        Variant::Quaternion(q) => {
-            out.u32(QUATERNION);
-            for x in [q.x, q.y, q.z, q.w] {
-                out.real(x);
-            }
-        }
-        Variant::Aabb(a) => {
-            out.u32(AABB);
-            for x in [
-                a.position.x,
-                a.position.y,
-                a.position.z,
-                a.size.x,
-                a.size.y,
-                a.size.z,
-            ] {
-                out.real(x);
-            }
-        }
-        Variant::Basis(b) => {
-            out.u32(BASIS);
-            for r in &b.rows {
-                for x in [r.x, r.y, r.z] {
-                    out.real(x);
-                }
-            }
-        }
-        Variant::Transform3D(tr) => {
-            out.u32(TRANSFORM3D);
-            for r in &tr.basis.rows {
-                for x in [r.x, r.y, r.z] {
-                    out.real(x);
-                }
-            }
-            for x in [tr.origin.x, tr.origin.y, tr.origin.z] {
-                out.real(x);
-            }
-        }
-        Variant::Transform2D(tr) => {
-            out.u32(TRANSFORM2D);
-            for c in [tr.x, tr.y, tr.origin] {
-                out.real(c.x);
-                out.real(c.y);
-            }
-        }
-        Variant::Projection(p) => {
-            g4(t)?;
-            out.u32(PROJECTION);
-            for c in &p.columns {
-                for x in [c.x, c.y, c.z, c.w] {
-                    out.real(x);
-                }
-            }
-        }
-        Variant::Color(c) => {
-            out.u32(COLOR);
-            for x in [c.r, c.g, c.b, c.a] {
-                out.f32(x);
-            }
         }
         Variant::NodePath(p) => {
             out.u32(NODE_PATH);
