@@ -115,9 +115,12 @@ pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
 }
 
-/// Runs `f` (no `stack-growth`: the depth limit keeps it within the thread's stack).
+/// Runs `f` (no `stack-growth`: the depth limit keeps it within the thread's stack). Out
+/// of line and cold as the growing one is, so that the hot paths that call it past
+/// [`SHALLOW`] levels are the same code in both builds.
 #[cfg(not(feature = "stack-growth"))]
-#[inline(always)]
+#[cold]
+#[inline(never)]
 pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
     f()
 }

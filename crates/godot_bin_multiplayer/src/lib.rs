@@ -76,7 +76,7 @@ pub mod wire;
 pub(crate) type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 pub use args::{Args, CallArgs};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use scene::{
     checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
     Scene, TransferMode, NODE_RPC_BIT,

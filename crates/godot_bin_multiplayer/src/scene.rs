@@ -1,7 +1,7 @@
 //! What the session knows of the scene: the nodes a game exposes, their RPC lists, method
 //! ids and checksums, and the replication configs of spawnable nodes.
 
-use super::error::{Error, Result};
+use super::error::{Error, ErrorKind, Result};
 use crate::Map;
 use std::sync::Arc;
 
@@ -176,10 +176,14 @@ impl Node {
             // which is the byte order of UTF-8.
             list.sort_by(|a, b| a.name.cmp(&b.name));
             if list.windows(2).any(|w| w[0].name == w[1].name) {
-                return Err(Error::Invalid("an RPC name is declared twice"));
+                return Err(Error::from(ErrorKind::Invalid(
+                    "an RPC name is declared twice",
+                )));
             }
             if list.len() > usize::from(NODE_RPC_BIT) {
-                return Err(Error::Limit("more than 32768 RPCs on a node"));
+                return Err(Error::from(ErrorKind::Limit(
+                    "more than 32768 RPCs on a node",
+                )));
             }
             for (i, rpc) in list.into_iter().enumerate() {
                 methods.push((i as u16 | bit, rpc));
@@ -310,7 +314,7 @@ impl Scene {
     /// Declares a node; fails if the path is declared already or an RPC name repeats.
     pub fn add(&mut self, node: NodeConfig) -> Result<NodeId> {
         if self.by_path.contains_key(&node.path) {
-            return Err(Error::Invalid("node path declared twice"));
+            return Err(Error::from(ErrorKind::Invalid("node path declared twice")));
         }
         let id = NodeId(self.nodes.len() as u32);
         let node = Node::new(node)?;

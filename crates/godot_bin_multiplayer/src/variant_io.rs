@@ -6,7 +6,7 @@
 //! module that calls the crate's encoder and decoder, so that moving it onto another
 //! packet layer is a change in one place.
 
-use super::error::{Error, Result};
+use super::error::{Error, ErrorKind, Result};
 use godot_bin::{Config, Dialect, Variant, VariantType};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Serialize;
@@ -33,7 +33,7 @@ pub(crate) fn config() -> Config {
 /// the engine would decode.
 pub(crate) fn compressed_len(bytes: &[u8]) -> Result<usize> {
     let Some(&meta) = bytes.first() else {
-        return Err(Error::Truncated("value"));
+        return Err(Error::from(ErrorKind::Truncated("value")));
     };
     let ty = u32::from(meta & META_TYPE_MASK);
     if ty == id(VariantType::Bool) {
@@ -44,11 +44,11 @@ pub(crate) fn compressed_len(bytes: &[u8]) -> Result<usize> {
         return if bytes.len() >= len {
             Ok(len)
         } else {
-            Err(Error::Truncated("int value"))
+            Err(Error::from(ErrorKind::Truncated("int value")))
         };
     }
     if Dialect::Godot4.type_of(ty).is_none() {
-        return Err(Error::Invalid("unknown value type"));
+        return Err(Error::from(ErrorKind::Invalid("unknown value type")));
     }
     let (_, rest) = config().take_from_slice::<IgnoredAny>(bytes)?;
     Ok(bytes.len() - rest.len())
@@ -162,7 +162,7 @@ pub(crate) fn encode_args<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -
 /// Encodes the arguments of a call from Variants, one argument each.
 pub(crate) fn encode_variant_args(values: &[Variant], out: &mut Vec<u8>) -> Result<ArgsForm> {
     if values.len() > 255 {
-        return Err(Error::Limit("more than 255 arguments"));
+        return Err(Error::from(ErrorKind::Limit("more than 255 arguments")));
     }
     match values {
         [] => Ok(ArgsForm::Raw),
@@ -202,7 +202,7 @@ fn spread_packet(out: &mut Vec<u8>, start: usize) -> Result<ArgsForm> {
     };
     let n = count(elements);
     if n > 255 {
-        return Err(Error::Limit("more than 255 arguments"));
+        return Err(Error::from(ErrorKind::Limit("more than 255 arguments")));
     }
     let mut rest = &elements[8..];
     let mut values: Vec<&[u8]> = Vec::with_capacity(n);
@@ -250,7 +250,9 @@ pub(crate) fn check_values(bytes: &[u8], argc: usize) -> Result<usize> {
     let mut at = 0;
     for _ in 0..argc {
         if at >= bytes.len() {
-            return Err(Error::Truncated("fewer arguments than argc"));
+            return Err(Error::from(ErrorKind::Truncated(
+                "fewer arguments than argc",
+            )));
         }
         at += compressed_len(&bytes[at..])?;
     }

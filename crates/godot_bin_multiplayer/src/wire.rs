@@ -5,7 +5,7 @@
 //! and never allocates on the word of a length field; it refuses what the engine refuses
 //! and, like the engine, ignores bytes after the last field it reads.
 
-use super::error::{Error, Result};
+use super::error::{Error, ErrorKind, Result};
 use super::variant_io::{self, ArgsForm};
 
 /// Command numbers (bits 0-2 of the first byte).
@@ -146,7 +146,7 @@ impl<'a> SyncPacket<'a> {
             let body = &rest[header..];
             if size > body.len() {
                 failed = true;
-                return Some(Err(Error::Truncated("sync entry")));
+                return Some(Err(Error::from(ErrorKind::Truncated("sync entry"))));
             }
             rest = &body[size..];
             Some(Ok(SyncEntry {
@@ -227,7 +227,8 @@ fn le64(b: &[u8]) -> u64 {
 /// The text from `bytes` up to its first NUL (or its end), as UTF-8.
 fn c_str(bytes: &[u8]) -> Result<&str> {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    std::str::from_utf8(&bytes[..end]).map_err(|_| Error::Invalid("path is not UTF-8"))
+    std::str::from_utf8(&bytes[..end])
+        .map_err(|_| Error::from(ErrorKind::Invalid("path is not UTF-8")))
 }
 
 /// Parses one packet. `Sys` packets are parsed with the length rules the engine applies to
@@ -235,13 +236,13 @@ fn c_str(bytes: &[u8]) -> Result<&str> {
 /// [`parse_sys`]).
 pub fn parse(packet: &[u8]) -> Result<Command<'_>> {
     let Some(&first) = packet.first() else {
-        return Err(Error::Truncated("empty packet"));
+        return Err(Error::from(ErrorKind::Truncated("empty packet")));
     };
     match first & cmd::MASK {
         cmd::REMOTE_CALL => parse_remote_call(packet).map(Command::RemoteCall),
         cmd::SIMPLIFY_PATH => {
             if packet.len() < 38 {
-                return Err(Error::Truncated("simplify path"));
+                return Err(Error::from(ErrorKind::Truncated("simplify path")));
             }
             Ok(Command::SimplifyPath {
                 checksum: &packet[1..1 + CHECKSUM_LEN],
@@ -251,7 +252,9 @@ pub fn parse(packet: &[u8]) -> Result<Command<'_>> {
         }
         cmd::CONFIRM_PATH => {
             if packet.len() != 6 {
-                return Err(Error::Invalid("confirm path must be 6 bytes"));
+                return Err(Error::from(ErrorKind::Invalid(
+                    "confirm path must be 6 bytes",
+                )));
             }
             Ok(Command::ConfirmPath {
                 valid: packet[1] != 0,
@@ -260,14 +263,14 @@ pub fn parse(packet: &[u8]) -> Result<Command<'_>> {
         }
         cmd::RAW => {
             if packet.len() < 2 {
-                return Err(Error::Truncated("raw packet without data"));
+                return Err(Error::from(ErrorKind::Truncated("raw packet without data")));
             }
             Ok(Command::Raw(&packet[1..]))
         }
         cmd::SPAWN => parse_spawn(packet).map(Command::Spawn),
         cmd::DESPAWN => {
             if packet.len() < 5 {
-                return Err(Error::Truncated("despawn"));
+                return Err(Error::from(ErrorKind::Truncated("despawn")));
             }
             Ok(Command::Despawn {
                 net_id: le32(&packet[1..5]),
@@ -275,7 +278,7 @@ pub fn parse(packet: &[u8]) -> Result<Command<'_>> {
         }
         cmd::SYNC => {
             if packet.len() < 11 {
-                return Err(Error::Truncated("sync"));
+                return Err(Error::from(ErrorKind::Truncated("sync")));
             }
             let delta = first & SYNC_DELTA != 0;
             Ok(Command::Sync(if delta {
@@ -293,20 +296,20 @@ pub fn parse(packet: &[u8]) -> Result<Command<'_>> {
             }))
         }
         cmd::SYS => parse_sys(packet).map(Command::Sys),
-        _ => Err(Error::Invalid("unknown command")),
+        _ => Err(Error::from(ErrorKind::Invalid("unknown command"))),
     }
 }
 
 /// Parses a SYS packet (first byte already known to be SYS).
 pub fn parse_sys(packet: &[u8]) -> Result<Sys<'_>> {
     if packet.len() < 2 {
-        return Err(Error::Truncated("sys"));
+        return Err(Error::from(ErrorKind::Truncated("sys")));
     }
     if packet[1] == sys::AUTH {
         return Ok(Sys::Auth(&packet[2..]));
     }
     if packet.len() < 6 {
-        return Err(Error::Truncated("sys"));
+        return Err(Error::from(ErrorKind::Truncated("sys")));
     }
     let peer = le32(&packet[2..6]) as i32;
     match packet[1] {
@@ -314,14 +317,14 @@ pub fn parse_sys(packet: &[u8]) -> Result<Sys<'_>> {
         sys::DEL_PEER => Ok(Sys::DelPeer(peer)),
         sys::RELAY => {
             if packet.len() < 7 {
-                return Err(Error::Truncated("relay without a packet"));
+                return Err(Error::from(ErrorKind::Truncated("relay without a packet")));
             }
             Ok(Sys::Relay {
                 peer,
                 inner: &packet[6..],
             })
         }
-        _ => Err(Error::Invalid("unknown sys command")),
+        _ => Err(Error::from(ErrorKind::Invalid("unknown sys command"))),
     }
 }
 
@@ -331,12 +334,12 @@ fn parse_remote_call(packet: &[u8]) -> Result<RemoteCall<'_>> {
         0 => 1,
         1 => 2,
         2 => 4,
-        _ => return Err(Error::Invalid("node id width 3")),
+        _ => return Err(Error::from(ErrorKind::Invalid("node id width 3"))),
     };
     let method_width = if meta & CALL_METHOD_WIDE != 0 { 2 } else { 1 };
     let min = 1 + node_width + method_width;
     if packet.len() < min {
-        return Err(Error::Truncated("remote call"));
+        return Err(Error::from(ErrorKind::Truncated("remote call")));
     }
     let node = &packet[1..1 + node_width];
     let node = match node_width {
@@ -354,10 +357,14 @@ fn parse_remote_call(packet: &[u8]) -> Result<RemoteCall<'_>> {
     let (target, end) = if node_width == 4 && node & NODE_PATH_FLAG != 0 {
         let at = (node & !NODE_PATH_FLAG) as usize;
         if at >= packet.len() {
-            return Err(Error::Truncated("node path offset past the packet"));
+            return Err(Error::from(ErrorKind::Truncated(
+                "node path offset past the packet",
+            )));
         }
         if at < min {
-            return Err(Error::Invalid("node path inside the call header"));
+            return Err(Error::from(ErrorKind::Invalid(
+                "node path inside the call header",
+            )));
         }
         (NodeTarget::Path(c_str(&packet[at..])?), at)
     } else {
@@ -368,7 +375,9 @@ fn parse_remote_call(packet: &[u8]) -> Result<RemoteCall<'_>> {
         (ArgsForm::Raw, body)
     } else {
         let Some((&argc, values)) = body.split_first() else {
-            return Err(Error::Truncated("remote call without argc"));
+            return Err(Error::from(ErrorKind::Truncated(
+                "remote call without argc",
+            )));
         };
         let len = variant_io::check_values(values, usize::from(argc))?;
         (ArgsForm::Values(argc), &values[..len])
@@ -383,7 +392,7 @@ fn parse_remote_call(packet: &[u8]) -> Result<RemoteCall<'_>> {
 
 fn parse_spawn(packet: &[u8]) -> Result<Spawn<'_>> {
     if packet.len() < 18 {
-        return Err(Error::Truncated("spawn"));
+        return Err(Error::from(ErrorKind::Truncated("spawn")));
     }
     let scene = packet[1];
     let spawner = le32(&packet[2..6]);
@@ -394,24 +403,24 @@ fn parse_spawn(packet: &[u8]) -> Result<Spawn<'_>> {
     let ids_len = sync_len
         .checked_mul(4)
         .filter(|n| n.checked_add(name_len).is_some_and(|t| t <= rest.len()))
-        .ok_or(Error::Truncated("spawn ids and name"))?;
+        .ok_or(Error::from(ErrorKind::Truncated("spawn ids and name")))?;
     if name_len < 1 {
-        return Err(Error::Invalid("empty spawn name"));
+        return Err(Error::from(ErrorKind::Invalid("empty spawn name")));
     }
     let (sync_ids, rest) = rest.split_at(ids_len);
     let (name, mut rest) = rest.split_at(name_len);
     let name = c_str(name)?;
     if !valid_node_name(name) {
-        return Err(Error::Invalid("invalid node name"));
+        return Err(Error::from(ErrorKind::Invalid("invalid node name")));
     }
     let arg = if scene == SPAWN_CUSTOM {
         if rest.len() < 4 {
-            return Err(Error::Truncated("spawn argument size"));
+            return Err(Error::from(ErrorKind::Truncated("spawn argument size")));
         }
         let size = le32(&rest[..4]) as usize;
         rest = &rest[4..];
         if size > rest.len() {
-            return Err(Error::Truncated("spawn argument"));
+            return Err(Error::from(ErrorKind::Truncated("spawn argument")));
         }
         let (arg, after) = rest.split_at(size);
         variant_io::compressed_len(arg)?;

@@ -2,7 +2,7 @@
 
 #[cfg(feature = "enet")]
 use super::enet::{EnetEvent, EnetLink};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::scene::Scene;
 #[cfg(any(feature = "websocket", feature = "enet"))]
 use crate::scene::TransferMode;
@@ -86,7 +86,11 @@ impl PeerBuilder {
                 link.flush();
                 match state {
                     Some(true) => return Ok::<_, Error>(()),
-                    Some(false) => return Err(Error::Transport("ENet connection refused".into())),
+                    Some(false) => {
+                        return Err(Error::from(ErrorKind::Transport(
+                            "ENet connection refused".into(),
+                        )))
+                    }
                     None => {}
                 }
                 let socket = link.socket();
@@ -95,7 +99,7 @@ impl PeerBuilder {
         };
         tokio::time::timeout(Duration::from_secs(5), connect)
             .await
-            .map_err(|_| Error::Transport("ENet connect timed out".into()))??;
+            .map_err(|_| Error::from(ErrorKind::Transport("ENet connect timed out".into())))??;
         let mut client = Client::new(self.scene, self.opts);
         let now = Instant::now();
         client.connected(id, now)?;
@@ -367,7 +371,9 @@ impl Peer {
                         _ = sleep_until(&mut self.sleep, Some(wake)) => self.on_timer(),
                     }
                 }
-                Link::Closed => return Err(Error::Transport("disconnected".into())),
+                Link::Closed => {
+                    return Err(Error::from(ErrorKind::Transport("disconnected".into())))
+                }
             }
         }
     }

@@ -7,7 +7,7 @@
 use super::random_id;
 use super::ready::Ready;
 use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::Map;
 use futures_util::stream::FuturesUnordered;
 use futures_util::StreamExt;
@@ -340,7 +340,9 @@ pub(crate) async fn connect(
 ) -> Result<(WebSocketStream<TcpStream>, i32)> {
     let rest = url
         .strip_prefix("ws://")
-        .ok_or(Error::Transport("only ws:// URLs are supported".into()))?;
+        .ok_or(Error::from(ErrorKind::Transport(
+            "only ws:// URLs are supported".into(),
+        )))?;
     let authority = rest.split('/').next().unwrap_or(rest);
     let connect = async {
         let tcp = TcpStream::connect(authority).await?;
@@ -348,23 +350,29 @@ pub(crate) async fn connect(
         let (mut ws, _) =
             tokio_tungstenite::client_async_with_config(url, tcp, Some(config(max_message)))
                 .await
-                .map_err(|e| Error::Transport(e.to_string()))?;
+                .map_err(|e| Error::from(ErrorKind::Transport(e.to_string())))?;
         loop {
             match ws.next().await {
                 Some(Ok(Message::Binary(b))) if b.len() == 4 => {
                     let id = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                     if id < 2 {
-                        return Err(Error::Transport("invalid id from server".into()));
+                        return Err(Error::from(ErrorKind::Transport(
+                            "invalid id from server".into(),
+                        )));
                     }
                     return Ok((ws, id));
                 }
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Err(e)) => return Err(Error::Transport(e.to_string())),
-                _ => return Err(Error::Transport("invalid id from server".into())),
+                Some(Err(e)) => return Err(Error::from(ErrorKind::Transport(e.to_string()))),
+                _ => {
+                    return Err(Error::from(ErrorKind::Transport(
+                        "invalid id from server".into(),
+                    )))
+                }
             }
         }
     };
     tokio::time::timeout(HANDSHAKE_TIMEOUT, connect)
         .await
-        .map_err(|_| Error::Transport("handshake timed out".into()))?
+        .map_err(|_| Error::from(ErrorKind::Transport("handshake timed out".into())))?
 }

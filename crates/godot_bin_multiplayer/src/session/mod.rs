@@ -26,7 +26,7 @@ pub(crate) use api::game_api;
 pub use io::{Event, Output, RpcCall, SpawnEvent, SyncEvent, Transmit};
 pub use replication::{SpawnScene, SyncSpec};
 
-use super::error::{Error, Result};
+use super::error::{Error, ErrorKind, Result};
 use super::scene::{NodeId, Scene};
 use peers::PeerTable;
 use replication::SpawnedNode;
@@ -188,7 +188,7 @@ impl Session {
     fn node_id(&self, path: &str) -> Result<NodeId> {
         self.scene
             .node_id(path)
-            .ok_or_else(|| Error::UnknownNode(path.to_owned()))
+            .ok_or_else(|| Error::from(ErrorKind::UnknownNode(path.to_owned())))
     }
 }
 

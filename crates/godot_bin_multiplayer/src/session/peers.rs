@@ -2,7 +2,7 @@
 //! (`send_auth`, `complete_auth`; the auth timeout itself is in `timers`).
 
 use super::{Client, Event, Output, Server, Session, SERVER_ID};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, TransferMode};
 use crate::wire;
 use crate::Map;
@@ -178,12 +178,12 @@ impl Session {
             .peers
             .get(&peer)
             .and_then(|p| p.pending.as_ref())
-            .ok_or(Error::UnknownPeer(peer))?;
+            .ok_or(Error::from(ErrorKind::UnknownPeer(peer)))?;
         if data.is_empty() {
-            return Err(Error::Invalid("empty auth data"));
+            return Err(Error::from(ErrorKind::Invalid("empty auth data")));
         }
         if p.local || p.remote {
-            return Err(Error::NotAllowed("auth already completed"));
+            return Err(Error::from(ErrorKind::NotAllowed("auth already completed")));
         }
         let mut buf = Vec::with_capacity(data.len() + 2);
         wire::put_auth(&mut buf, data);
@@ -197,9 +197,9 @@ impl Session {
             .peers
             .get_mut(&peer)
             .and_then(|p| p.pending.as_mut())
-            .ok_or(Error::UnknownPeer(peer))?;
+            .ok_or(Error::from(ErrorKind::UnknownPeer(peer)))?;
         if p.local {
-            return Err(Error::NotAllowed("auth already completed"));
+            return Err(Error::from(ErrorKind::NotAllowed("auth already completed")));
         }
         p.local = true;
         let remote = p.remote;
@@ -219,7 +219,7 @@ impl Server {
     /// close the link.
     pub fn peer_connected(&mut self, peer: i32, now: Instant) -> Result<()> {
         if peer <= SERVER_ID || self.0.peers.contains_key(&peer) {
-            return Err(Error::Invalid("peer id below 2 or in use"));
+            return Err(Error::from(ErrorKind::Invalid("peer id below 2 or in use")));
         }
         self.0.link_up(peer, now);
         Ok(())
@@ -249,10 +249,10 @@ impl Client {
     /// id message; ENet: the id we chose).
     pub fn connected(&mut self, unique_id: i32, now: Instant) -> Result<()> {
         if unique_id <= SERVER_ID {
-            return Err(Error::Invalid("client id below 2"));
+            return Err(Error::from(ErrorKind::Invalid("client id below 2")));
         }
         if self.0.peers.contains_key(&SERVER_ID) {
-            return Err(Error::Invalid("already connected"));
+            return Err(Error::from(ErrorKind::Invalid("already connected")));
         }
         self.0.unique_id = unique_id;
         self.0.link_up(SERVER_ID, now);

@@ -5,7 +5,7 @@ use super::io::{RpcCall, SpawnEvent, SyncEvent};
 use super::peers::PathState;
 use super::{Event, Session, SERVER_ID};
 use crate::args::Args;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{RpcMode, TransferMode};
 use crate::variant_io;
 use crate::wire::{self, Command, NodeTarget, Sys};
@@ -35,14 +35,16 @@ impl Session {
         _now: Instant,
     ) -> Result<()> {
         let Some(peer) = self.peers.get_mut(&from) else {
-            return Err(Error::UnknownPeer(from));
+            return Err(Error::from(ErrorKind::UnknownPeer(from)));
         };
         let is_sys = packet
             .first()
             .is_some_and(|b| b & wire::cmd::MASK == wire::cmd::SYS);
         if let Some(pending) = &mut peer.pending {
             if !is_sys || packet.len() < 2 || packet[1] != wire::sys::AUTH {
-                return Err(Error::NotAllowed("only auth packets before auth completes"));
+                return Err(Error::from(ErrorKind::NotAllowed(
+                    "only auth packets before auth completes",
+                )));
             }
             let data = &packet[2..];
             if !data.is_empty() {
@@ -64,7 +66,9 @@ impl Session {
                 return if packet.len() == 2 {
                     Ok(())
                 } else {
-                    Err(Error::NotAllowed("auth data after auth completed"))
+                    Err(Error::from(ErrorKind::NotAllowed(
+                        "auth data after auth completed",
+                    )))
                 };
             }
             return self.process_sys(from, channel, mode, packet);
@@ -83,17 +87,19 @@ impl Session {
             Sys::Auth(_) => Ok(()),
             Sys::AddPeer(peer) | Sys::DelPeer(peer) => {
                 if self.is_server || !self.opts.server_relay || from != SERVER_ID {
-                    return Err(Error::NotAllowed("peer announcements come from the server"));
+                    return Err(Error::from(ErrorKind::NotAllowed(
+                        "peer announcements come from the server",
+                    )));
                 }
                 if packet[1] == wire::sys::ADD_PEER {
                     if peer <= SERVER_ID || peer == self.unique_id || self.peers.contains_key(&peer)
                     {
-                        return Err(Error::Invalid("announced peer id"));
+                        return Err(Error::from(ErrorKind::Invalid("announced peer id")));
                     }
                     self.admit(peer);
                 } else {
                     if peer == SERVER_ID {
-                        return Err(Error::Invalid("announced peer id"));
+                        return Err(Error::from(ErrorKind::Invalid("announced peer id")));
                     }
                     self.drop_peer(peer, true);
                 }
@@ -101,15 +107,15 @@ impl Session {
             }
             Sys::Relay { peer, inner } => {
                 if !self.opts.server_relay {
-                    return Err(Error::NotAllowed("relay is off"));
+                    return Err(Error::from(ErrorKind::NotAllowed("relay is off")));
                 }
                 if inner[0] & wire::cmd::MASK == wire::cmd::SYS {
                     // The engine forwards it and every receiver refuses it; we stop it here.
-                    return Err(Error::NotAllowed("relayed sys packet"));
+                    return Err(Error::from(ErrorKind::NotAllowed("relayed sys packet")));
                 }
                 if !self.is_server {
                     if from != SERVER_ID {
-                        return Err(Error::NotAllowed("relay from a client"));
+                        return Err(Error::from(ErrorKind::NotAllowed("relay from a client")));
                     }
                     return self.process(peer, inner);
                 }
@@ -138,31 +144,32 @@ impl Session {
     fn process(&mut self, from: i32, packet: &[u8]) -> Result<()> {
         // Looked up once: the cache ids of a call come from the same entry.
         let Some(peer) = self.peers.get(&from).filter(|p| p.pending.is_none()) else {
-            return Err(Error::UnknownPeer(from));
+            return Err(Error::from(ErrorKind::UnknownPeer(from)));
         };
         match wire::parse(packet)? {
             Command::RemoteCall(call) => {
                 let node = match call.target {
-                    NodeTarget::Cached(id) => *peer
-                        .recv_paths
-                        .get(&id)
-                        .ok_or_else(|| Error::UnknownNode(format!("cache id {id}")))?,
+                    NodeTarget::Cached(id) => *peer.recv_paths.get(&id).ok_or_else(|| {
+                        Error::from(ErrorKind::UnknownNode(format!("cache id {id}")))
+                    })?,
                     NodeTarget::Path(path) => self.node_id(path)?,
                 };
                 let n = self.scene.get(node);
-                let rpc = n
-                    .method_by_id(call.method)
-                    .ok_or_else(|| Error::UnknownMethod {
+                let rpc = n.method_by_id(call.method).ok_or_else(|| {
+                    Error::from(ErrorKind::UnknownMethod {
                         node: n.path.to_string(),
                         method: format!("#{}", call.method),
-                    })?;
+                    })
+                })?;
                 let allowed = match rpc.mode {
                     RpcMode::Disabled => false,
                     RpcMode::AnyPeer => true,
                     RpcMode::Authority => from == n.authority,
                 };
                 if !allowed {
-                    return Err(Error::NotAllowed("the RPC's mode refuses this caller"));
+                    return Err(Error::from(ErrorKind::NotAllowed(
+                        "the RPC's mode refuses this caller",
+                    )));
                 }
                 self.events.push_back(Event::Call(RpcCall {
                     from,
@@ -183,12 +190,15 @@ impl Session {
             } => {
                 let max = self.opts.max_paths_per_peer;
                 let node = self.node_id(path)?;
-                let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
+                let peer = self
+                    .peers
+                    .get_mut(&from)
+                    .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
                 if peer.recv_paths.contains_key(&cache_id) {
-                    return Err(Error::Invalid("duplicate path cache id"));
+                    return Err(Error::from(ErrorKind::Invalid("duplicate path cache id")));
                 }
                 if peer.recv_paths.len() >= max {
-                    return Err(Error::Limit("path cache entries per peer"));
+                    return Err(Error::from(ErrorKind::Limit("path cache entries per peer")));
                 }
                 peer.recv_paths.insert(cache_id, node);
                 let valid = checksum == self.scene.checksum(node).as_bytes();
@@ -210,10 +220,17 @@ impl Session {
                 else {
                     return Ok(()); // The engine ignores confirmations of unknown ids.
                 };
-                let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
+                let peer = self
+                    .peers
+                    .get_mut(&from)
+                    .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
                 match peer.sent.get_mut(node.0 as usize) {
                     Some(s @ (PathState::Sent | PathState::Confirmed)) => *s = PathState::Confirmed,
-                    _ => return Err(Error::Invalid("confirmation of a path never sent")),
+                    _ => {
+                        return Err(Error::from(ErrorKind::Invalid(
+                            "confirmation of a path never sent",
+                        )))
+                    }
                 }
                 if !valid {
                     self.events.push_back(Event::ChecksumMismatch {
@@ -232,21 +249,26 @@ impl Session {
             }
             Command::Spawn(spawn) => {
                 let max = self.opts.max_spawned_per_peer;
-                let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
-                let spawner = *peer
-                    .recv_paths
-                    .get(&spawn.spawner)
-                    .ok_or_else(|| Error::UnknownNode(format!("cache id {}", spawn.spawner)))?;
+                let peer = self
+                    .peers
+                    .get_mut(&from)
+                    .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+                let spawner = *peer.recv_paths.get(&spawn.spawner).ok_or_else(|| {
+                    Error::from(ErrorKind::UnknownNode(format!(
+                        "cache id {}",
+                        spawn.spawner
+                    )))
+                })?;
                 if self.scene.get(spawner).authority != from {
-                    return Err(Error::NotAllowed(
+                    return Err(Error::from(ErrorKind::NotAllowed(
                         "spawn from a peer that is not the spawner's authority",
-                    ));
+                    )));
                 }
                 if peer.spawned.contains_key(&spawn.net_id) {
-                    return Err(Error::Invalid("net id already spawned"));
+                    return Err(Error::from(ErrorKind::Invalid("net id already spawned")));
                 }
                 if peer.spawned.len() >= max {
-                    return Err(Error::Limit("spawned nodes per peer"));
+                    return Err(Error::from(ErrorKind::Limit("spawned nodes per peer")));
                 }
                 let arg = match spawn.arg {
                     Some(a) => Some(variant_io::decode_compressed(a)?.0),
@@ -271,10 +293,16 @@ impl Session {
                 Ok(())
             }
             Command::Despawn { net_id } => {
-                let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
-                let syncs = peer.spawned.remove(&net_id).ok_or(Error::NotAllowed(
-                    "despawn of a node this peer did not spawn",
-                ))?;
+                let peer = self
+                    .peers
+                    .get_mut(&from)
+                    .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+                let syncs =
+                    peer.spawned
+                        .remove(&net_id)
+                        .ok_or(Error::from(ErrorKind::NotAllowed(
+                            "despawn of a node this peer did not spawn",
+                        )))?;
                 for id in syncs {
                     peer.syncs.remove(&id);
                 }
@@ -284,7 +312,10 @@ impl Session {
             Command::Sync(sync) => {
                 let mut found = Vec::new();
                 {
-                    let peer = self.peers.get_mut(&from).ok_or(Error::UnknownPeer(from))?;
+                    let peer = self
+                        .peers
+                        .get_mut(&from)
+                        .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
                     for entry in sync.entries() {
                         let entry = entry?;
                         let Some(last) = peer.syncs.get_mut(&entry.net_id) else {
@@ -314,7 +345,9 @@ impl Session {
                 }
                 Ok(())
             }
-            Command::Sys(_) => Err(Error::Invalid("sys packet where a command was expected")),
+            Command::Sys(_) => Err(Error::from(ErrorKind::Invalid(
+                "sys packet where a command was expected",
+            ))),
         }
     }
 }

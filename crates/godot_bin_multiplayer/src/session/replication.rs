@@ -3,7 +3,7 @@
 //! delta, each network frame.
 
 use super::{Output, Server, Session, Transmit};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, ReplicationConfig, ReplicationMode, TransferMode};
 use crate::variant_io;
 use crate::wire;
@@ -206,11 +206,15 @@ impl Server {
     ) -> Result<u32> {
         let spawner = self.0.node_id(spawner)?;
         if !wire::valid_node_name(name) {
-            return Err(Error::Invalid("invalid node name"));
+            return Err(Error::from(ErrorKind::Invalid("invalid node name")));
         }
         let (scene, arg) = match scene {
             SpawnScene::Index(i) if i != wire::SPAWN_CUSTOM => (i, None),
-            SpawnScene::Index(_) => return Err(Error::Invalid("scene index 255 means custom")),
+            SpawnScene::Index(_) => {
+                return Err(Error::from(ErrorKind::Invalid(
+                    "scene index 255 means custom",
+                )))
+            }
             SpawnScene::Custom(v) => {
                 let mut a = Vec::new();
                 variant_io::encode_compressed(&v, &mut a)?;
@@ -219,7 +223,9 @@ impl Server {
         };
         for s in &syncs {
             if s.values.len() != s.config.properties.len() {
-                return Err(Error::Invalid("one value per replicated property"));
+                return Err(Error::from(ErrorKind::Invalid(
+                    "one value per replicated property",
+                )));
             }
         }
         let s = &mut self.0;
@@ -270,7 +276,9 @@ impl Server {
             .spawned
             .iter_mut()
             .find(|n| n.net_id == net_id)
-            .ok_or(Error::Invalid("no spawned node with this net id"))?;
+            .ok_or(Error::from(ErrorKind::Invalid(
+                "no spawned node with this net id",
+            )))?;
         for sync in &mut node.syncs {
             if let Some(i) = sync.config.index_of(path) {
                 if sync.values[i] != value {
@@ -280,7 +288,9 @@ impl Server {
                 return Ok(());
             }
         }
-        Err(Error::Invalid("no replicated property at this path"))
+        Err(Error::from(ErrorKind::Invalid(
+            "no replicated property at this path",
+        )))
     }
 
     /// Despawns a spawned node on every peer that has it.
@@ -290,7 +300,9 @@ impl Server {
             .spawned
             .iter()
             .position(|n| n.net_id == net_id)
-            .ok_or(Error::Invalid("no spawned node with this net id"))?;
+            .ok_or(Error::from(ErrorKind::Invalid(
+                "no spawned node with this net id",
+            )))?;
         let node = s.spawned.remove(i);
         let mut buf = Vec::with_capacity(5);
         wire::put_despawn(&mut buf, net_id);

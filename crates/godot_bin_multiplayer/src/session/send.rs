@@ -4,7 +4,7 @@
 use super::peers::PathState;
 use super::{Output, Session, Transmit, SERVER_ID};
 use crate::args::{encode_call_args, Args, CallArgs};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, TransferMode};
 use crate::variant_io::ArgsForm;
 use crate::wire::{self, NodeField};
@@ -82,7 +82,7 @@ impl Session {
     /// The peers a call to `to` (0 = every peer, `-id` = every peer but `id`) reaches.
     fn call_targets(&self, to: i32) -> Result<Vec<i32>> {
         if to < 0 && -to != self.unique_id && !self.admitted(-to) {
-            return Err(Error::UnknownPeer(-to));
+            return Err(Error::from(ErrorKind::UnknownPeer(-to)));
         }
         Ok(self.peers().filter(|&p| to == 0 || p != -to).collect())
     }
@@ -95,9 +95,11 @@ impl Session {
             .by_name
             .get(method)
             .map(|&i| (n.methods[i].0, &n.methods[i].1))
-            .ok_or_else(|| Error::UnknownMethod {
-                node: n.path.to_string(),
-                method: method.to_owned(),
+            .ok_or_else(|| {
+                Error::from(ErrorKind::UnknownMethod {
+                    node: n.path.to_string(),
+                    method: method.to_owned(),
+                })
             })?;
         let (channel, mode) = (rpc.channel, rpc.transfer);
         self.send_call(to, node, id, channel, mode, args.form, &args.bytes)
@@ -118,9 +120,11 @@ impl Session {
             // One peer (an answer, most calls): one lookup of it, no target list, and the
             // packet written where it is sent from.
             if to == self.unique_id {
-                return Err(Error::NotAllowed("an RPC to ourselves"));
+                return Err(Error::from(ErrorKind::NotAllowed("an RPC to ourselves")));
             }
-            let confirmed = self.path_to(node, to, true).ok_or(Error::UnknownPeer(to))?;
+            let confirmed = self
+                .path_to(node, to, true)
+                .ok_or(Error::from(ErrorKind::UnknownPeer(to)))?;
             let path: &str = if confirmed {
                 ""
             } else {
@@ -198,10 +202,10 @@ impl Session {
         channel: u8,
     ) -> Result<()> {
         if data.is_empty() {
-            return Err(Error::Invalid("empty raw packet"));
+            return Err(Error::from(ErrorKind::Invalid("empty raw packet")));
         }
         if to > 0 && !self.admitted(to) {
-            return Err(Error::UnknownPeer(to));
+            return Err(Error::from(ErrorKind::UnknownPeer(to)));
         }
         let mut buf = Vec::with_capacity(data.len() + 1);
         wire::put_raw(&mut buf, data);
@@ -224,7 +228,9 @@ fn cache_id(cache_ids: &mut [u32], assigned: &mut Vec<NodeId>, node: NodeId) -> 
 #[cfg(test)]
 mod tests {
     use crate::wire::{self, Command};
-    use crate::{Client, Error, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode};
+    use crate::{
+        Client, Error, ErrorKind, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode,
+    };
     use std::sync::Arc;
     use std::time::Instant;
 
@@ -342,16 +348,16 @@ mod tests {
         let mut s = Server::new(scene(), auth);
         s.peer_connected(5, now).unwrap(); // pending: in auth
         assert!(matches!(
-            s.rpc_id(5, "B", "echo", &(1,)),
-            Err(Error::UnknownPeer(5))
+            (s.rpc_id(5, "B", "echo", &(1,))).map_err(Error::into_kind),
+            Err(ErrorKind::UnknownPeer(5))
         ));
         assert!(matches!(
-            s.rpc_id(9, "B", "echo", &(1,)),
-            Err(Error::UnknownPeer(9))
+            (s.rpc_id(9, "B", "echo", &(1,))).map_err(Error::into_kind),
+            Err(ErrorKind::UnknownPeer(9))
         ));
         assert!(matches!(
-            s.rpc_id(1, "B", "echo", &(1,)),
-            Err(Error::NotAllowed(_))
+            (s.rpc_id(1, "B", "echo", &(1,))).map_err(Error::into_kind),
+            Err(ErrorKind::NotAllowed(_))
         ));
         assert_eq!(s.poll_output(), None);
         // Admit 5; node A, used first now, gets cache id 1: B's refused calls took none.
