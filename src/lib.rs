@@ -272,5 +272,5 @@ pub use types::packed::*;
 pub use variant::{from_variant, to_variant};
 pub use variant::{
     Array, Components, Dictionary, DictionaryKey, ElementType, GodotType, Object, TypedArray,
-    Variant,
+    Variant, VariantIndex,
 };

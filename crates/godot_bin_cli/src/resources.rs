@@ -215,7 +215,7 @@ fn to_json(doc: &Doc) -> Result<Value, godot_bin_files::Error> {
         }
         Doc::Config(c) | Doc::Encrypted(c, ..) => {
             let mut sections = Map::new();
-            for s in c.sections() {
+            for s in c.section_names() {
                 let mut keys = Map::new();
                 for k in c.keys(s) {
                     keys.insert(k.into(), value_json(c.get(s, k).unwrap_or(&Variant::Nil)));

@@ -43,10 +43,12 @@
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 mod error;
+mod issue;
 pub mod resource;
 pub mod save;
 
 pub use error::{Error, ErrorKind, Position, Result};
+pub use issue::{Issue, Location};
 pub use resource::{BinaryResource, ConfigFile, TextResource};
 
 /// How deeply values may nest in a binary resource: the engine's own 1024 levels with the

@@ -78,8 +78,8 @@ pub(crate) type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::Rand
 pub use args::{Args, CallArgs};
 pub use error::{Error, ErrorKind, Result};
 pub use scene::{
-    checksum, NodeConfig, NodeId, Property, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
-    Scene, TransferMode, NODE_RPC_BIT,
+    checksum, NodeConfig, NodeId, ReplicatedProperty, ReplicationConfig, ReplicationMode, Rpc,
+    RpcMode, Scene, TransferMode, NODE_RPC_BIT,
 };
 pub use session::{
     Client, Event, Options, Output, RpcCall, Server, SpawnEvent, SpawnScene, SyncEvent, SyncSpec,

@@ -238,7 +238,7 @@ pub struct NodeId(pub(crate) u32);
 
 /// One replicated property of a MultiplayerSynchronizer's `SceneReplicationConfig`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Property {
+pub struct ReplicatedProperty {
     /// The property path as in the config (`".:position"`).
     pub path: Arc<str>,
     /// Sent in the SPAWN packet.
@@ -268,7 +268,7 @@ pub enum ReplicationMode {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReplicationConfig {
-    pub(crate) properties: Vec<Property>,
+    pub(crate) properties: Vec<ReplicatedProperty>,
 }
 
 impl ReplicationConfig {
@@ -279,7 +279,7 @@ impl ReplicationConfig {
 
     /// Adds a property at the end.
     pub fn property(mut self, path: &str, spawn: bool, mode: ReplicationMode) -> Self {
-        self.properties.push(Property {
+        self.properties.push(ReplicatedProperty {
             path: path.into(),
             spawn,
             mode,
@@ -288,7 +288,7 @@ impl ReplicationConfig {
     }
 
     /// The properties, in order.
-    pub fn properties(&self) -> &[Property] {
+    pub fn properties(&self) -> &[ReplicatedProperty] {
         &self.properties
     }
 

@@ -35,7 +35,7 @@
 //! wrote, byte for byte (a Godot 4 file's initial vector is random, so only the file can
 //! give it).
 
-use super::document::{Document, Form, Property, Section, Tag};
+use super::document::{Document, Form, Properties, Property, Section, Tag};
 use super::syntax::Style;
 use crate::error::{Error, Result};
 use crate::save::{Key, Layout};
@@ -94,8 +94,7 @@ impl ConfigFile {
             doc: Document {
                 sections: vec![Section {
                     tag: None,
-                    properties: Vec::new(),
-                    form: Form::Config(family(dialect)),
+                    properties: Properties::new(Form::Config(family(dialect))),
                 }],
                 trailing: String::new(),
             },
@@ -109,7 +108,7 @@ impl ConfigFile {
         let mut doc = Document::parse(text, Form::Config(Dialect::Godot4))?;
         let dialect = detect_dialect(&doc);
         for s in &mut doc.sections {
-            s.form = Form::Config(dialect);
+            s.properties.form = Form::Config(dialect);
         }
         Ok(ConfigFile { doc, dialect })
     }
@@ -152,7 +151,7 @@ impl ConfigFile {
     pub fn set_dialect(&mut self, dialect: Dialect) {
         self.dialect = family(dialect);
         for s in &mut self.doc.sections {
-            s.form = Form::Config(self.dialect);
+            s.properties.form = Form::Config(self.dialect);
         }
     }
 
@@ -172,9 +171,24 @@ impl ConfigFile {
             .collect()
     }
 
+    /// Every section block in the file's order, as [`TextResource::sections`] gives a
+    /// resource's: the first holds the keys before any header (its [`Section::tag`] is
+    /// `""`; it may be empty), and a section whose header the file repeats is one block
+    /// per header. [`section_names`](Self::section_names) lists each name once.
+    ///
+    /// [`TextResource::sections`]: super::TextResource::sections
+    pub fn sections(&self) -> &[Section] {
+        &self.doc.sections
+    }
+
+    /// Every section block, to change its keys' values.
+    pub fn sections_mut(&mut self) -> &mut [Section] {
+        &mut self.doc.sections
+    }
+
     /// The section names, each once, in the order they first appear (`""` for keys
     /// before any header).
-    pub fn sections(&self) -> Vec<&str> {
+    pub fn section_names(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
         for s in &self.doc.sections {
             if let Some(name) = section_name(s) {
@@ -188,7 +202,7 @@ impl ConfigFile {
 
     /// Whether the file has this section.
     pub fn has_section(&self, section: &str) -> bool {
-        self.sections().contains(&section)
+        self.section_names().contains(&section)
     }
 
     /// The keys of `section`, each once, in the order they first appear.
@@ -244,7 +258,7 @@ impl ConfigFile {
         match at {
             Some(i) => {
                 let was_empty = self.doc.sections[i].properties.is_empty();
-                self.doc.sections[i].properties.push(property);
+                self.doc.sections[i].properties.items.push(property);
                 if i == 0 && was_empty {
                     // The first key before any header: keep a blank line before the next.
                     if let Some(tag) = self.doc.sections.get_mut(1).and_then(|s| s.tag.as_mut()) {
@@ -255,28 +269,43 @@ impl ConfigFile {
                 }
             }
             None => {
-                let mut tag = Tag::fresh(section, Vec::new());
-                tag.tail = "\n\n".into();
-                let has_content = self
-                    .doc
-                    .sections
-                    .iter()
-                    .any(|s| s.tag.is_some() || !s.properties.is_empty());
-                let trailing = std::mem::take(&mut self.doc.trailing);
-                tag.before = if !trailing.is_empty() {
-                    trailing
-                } else if has_content {
-                    "\n".into()
-                } else {
-                    String::new()
-                };
-                self.doc.sections.push(Section {
-                    tag: Some(tag),
-                    properties: vec![property],
-                    form: Form::Config(self.dialect),
-                });
+                let at = self.push_section(section);
+                self.doc.sections[at].properties.items.push(property);
             }
         }
+    }
+
+    /// A new empty `[section]` at the end of the file, laid out as the engine's `save`
+    /// lays one out; its index in the blocks.
+    fn push_section(&mut self, section: &str) -> usize {
+        let mut tag = Tag::fresh(section, Vec::new());
+        tag.tail = "\n\n".into();
+        let has_content = self
+            .doc
+            .sections
+            .iter()
+            .any(|s| s.tag.is_some() || !s.properties.is_empty());
+        let trailing = std::mem::take(&mut self.doc.trailing);
+        tag.before = if !trailing.is_empty() {
+            trailing
+        } else if has_content {
+            "\n".into()
+        } else {
+            String::new()
+        };
+        self.doc.sections.push(Section {
+            tag: Some(tag),
+            properties: Properties::new(Form::Config(self.dialect)),
+        });
+        self.doc.sections.len() - 1
+    }
+
+    /// The first block of `[section]` (`""`: the keys before any header).
+    fn block(&self, section: &str) -> Option<usize> {
+        self.doc
+            .sections
+            .iter()
+            .position(|s| section_name(s) == Some(section))
     }
 
     /// Removes `key` from `section` (every line of it); returns the value it had.
@@ -288,7 +317,7 @@ impl ConfigFile {
             .iter_mut()
             .filter(|s| section_name(s) == Some(section))
         {
-            s.properties.retain(|p| p.name() != key);
+            s.properties.items.retain(|p| p.name() != key);
         }
         old
     }
@@ -300,7 +329,7 @@ impl ConfigFile {
         });
         if section.is_empty() {
             if let Some(first) = self.doc.sections.first_mut().filter(|s| s.tag.is_none()) {
-                first.properties.clear();
+                first.properties.items.clear();
             }
         }
         if self.doc.sections.first().is_none_or(|s| s.tag.is_some()) {
@@ -309,15 +338,15 @@ impl ConfigFile {
                 0,
                 Section {
                     tag: None,
-                    properties: Vec::new(),
-                    form,
+                    properties: Properties::new(form),
                 },
             );
         }
     }
 
-    /// The keys and values of `section` as a Dictionary (String keys, in order).
-    pub fn section(&self, section: &str) -> Dictionary {
+    /// The keys and values of `section` as a Dictionary (String keys, in order), from
+    /// every block of it.
+    pub fn section_dictionary(&self, section: &str) -> Dictionary {
         let mut d = Dictionary::new();
         for p in self.runs(section).into_iter().flat_map(|s| &s.properties) {
             d.insert(p.name(), p.value().clone());
@@ -330,7 +359,7 @@ impl ConfigFile {
     /// [`Reference`](super::Reference)).
     pub fn section_as<T: DeserializeOwned>(&self, section: &str) -> Result<T> {
         Ok(godot_bin::from_variant(Variant::Dictionary(
-            self.section(section),
+            self.section_dictionary(section),
         ))?)
     }
 
@@ -347,8 +376,8 @@ impl ConfigFile {
     /// struct or map of its keys).
     pub fn to_struct<T: DeserializeOwned>(&self) -> Result<T> {
         let mut d = Dictionary::new();
-        for name in self.sections() {
-            d.insert(name, Variant::Dictionary(self.section(name)));
+        for name in self.section_names() {
+            d.insert(name, Variant::Dictionary(self.section_dictionary(name)));
         }
         Ok(godot_bin::from_variant(Variant::Dictionary(d))?)
     }
@@ -385,6 +414,34 @@ impl ConfigFile {
     /// The file's text, as [`Display`](fmt::Display) writes it.
     pub fn to_text(&self) -> String {
         self.doc.write(self.style(), true)
+    }
+}
+
+/// The section `name` (its first block, when the file repeats its header: [`get`] and
+/// [`set`] look through every block); panics if there is none
+/// ([`has_section`](ConfigFile::has_section) asks).
+///
+/// [`get`]: ConfigFile::get
+/// [`set`]: ConfigFile::set
+impl std::ops::Index<&str> for ConfigFile {
+    type Output = Section;
+    fn index(&self, name: &str) -> &Section {
+        match self.block(name) {
+            Some(i) => &self.doc.sections[i],
+            None => panic!("no section `{name}`"),
+        }
+    }
+}
+
+/// The section `name`, to change; a section not there yet is added at the end, as
+/// toml_edit's tables add a table (`cfg["player"]["level"] = 4.into()`).
+impl std::ops::IndexMut<&str> for ConfigFile {
+    fn index_mut(&mut self, name: &str) -> &mut Section {
+        let i = match self.block(name) {
+            Some(i) => i,
+            None => self.push_section(name),
+        };
+        &mut self.doc.sections[i]
     }
 }
 
@@ -541,7 +598,7 @@ mod tests {
             "top=true\n\n[main]\n\na=1\nb=2.5\n\n[other]\n\ns=\"x\"\n"
         );
         let back: ConfigFile = cfg.to_string().parse().unwrap();
-        assert_eq!(back.sections(), ["", "main", "other"]);
+        assert_eq!(back.section_names(), ["", "main", "other"]);
         assert_eq!(back.get("main", "b"), Some(&Variant::Float(2.5)));
         let mut g3 = ConfigFile::with_dialect(Dialect::Godot3);
         g3.set("s", "v", godot_bin::Vector2::new(1.0, 2.0));
@@ -551,7 +608,7 @@ mod tests {
     #[test]
     fn repeated_keys_read_as_the_engine_reads_them() {
         let cfg: ConfigFile = "[a]\nx=1\ny=2\n[b]\nz=0\n[a]\nx=3\n".parse().unwrap();
-        assert_eq!(cfg.sections(), ["a", "b"]);
+        assert_eq!(cfg.section_names(), ["a", "b"]);
         assert_eq!(cfg.keys("a"), ["x", "y"]);
         assert_eq!(cfg.get("a", "x"), Some(&Variant::Int(3)));
     }

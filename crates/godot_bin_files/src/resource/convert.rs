@@ -29,31 +29,10 @@ use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use super::scene::Bundle;
 use super::text::TextResource;
 use crate::error::{Error, Result};
+use crate::issue::{Issue, Location};
 use godot_bin::Dialect;
 use godot_bin::{Array, Object, Variant};
 use std::collections::HashMap;
-use std::fmt;
-
-/// Something a conversion could not carry over exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Issue {
-    /// Where: `[resource]`, `[sub_resource id="..."]`, `[node "Player"]`, `[header]`.
-    pub section: String,
-    /// Which property (empty for the section itself).
-    pub property: String,
-    /// What was found and what was written instead.
-    pub message: String,
-}
-
-impl fmt::Display for Issue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.section)?;
-        if !self.property.is_empty() {
-            write!(f, " {}", self.property)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
 
 /// A converted file and what did not carry over.
 #[derive(Clone, Debug)]
@@ -66,8 +45,10 @@ pub struct Converted<T> {
 
 fn issue(section: &str, property: &str, message: impl Into<String>) -> Issue {
     Issue {
-        section: section.into(),
-        property: property.into(),
+        location: Location::Section {
+            section: section.into(),
+            property: property.into(),
+        },
         message: message.into(),
     }
 }
@@ -216,7 +197,8 @@ impl TextResource {
 
 fn rename(r: Internal, id: &str) -> Internal {
     let mut fresh = Internal::new(id, r.type_name());
-    for (k, v) in r.properties() {
+    for p in r.properties() {
+        let (k, v) = (p.name(), p.value());
         fresh.set(k, v.clone());
     }
     fresh
@@ -267,7 +249,7 @@ impl BinaryResource {
             .internals()
             .iter()
             .flat_map(|r| r.properties())
-            .any(|(_, v)| has_vector4_array(v));
+            .any(|p| has_vector4_array(p.value()));
         if any_v4 && dialect == Dialect::Godot4 {
             res.header_mut().set_attr("format", 4);
         }
@@ -299,7 +281,8 @@ impl BinaryResource {
                 ("id".into(), text_id(r.id(), dialect)),
             ];
             let s = res.push_section("sub_resource", attrs);
-            for (k, v) in r.properties() {
+            for p in r.properties() {
+                let (k, v) = (p.name(), p.value());
                 if k == "script" && v.is_nil() {
                     continue;
                 }
@@ -324,7 +307,8 @@ impl BinaryResource {
             Bundle::from_dictionary(bundled)?.to_sections(&mut res)?;
         } else {
             let s = res.push_section("resource", Vec::new());
-            for (k, v) in main.properties() {
+            for p in main.properties() {
+                let (k, v) = (p.name(), p.value());
                 // The binary saver stores a null script; the text saver leaves it out.
                 if k == "script" && v.is_nil() {
                     continue;

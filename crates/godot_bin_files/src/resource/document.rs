@@ -12,7 +12,7 @@
 use super::syntax::{self, Style};
 use crate::error::{Error, Result};
 use godot_bin::Dialect;
-use godot_bin::Variant;
+use godot_bin::{Dictionary, Variant};
 use std::fmt::Write as _;
 
 /// One `key = value` assignment, as the file holds it.
@@ -97,6 +97,166 @@ impl Property {
                 }
             }
         }
+    }
+}
+
+/// The properties of a section of a text file (a resource's or scene's `[tag]`, a
+/// ConfigFile's `[section]`) or of a binary resource's internal resource: an ordered list
+/// of [`Property`], one type for every form, with the same methods. A name may repeat (a
+/// file can say it twice); lookups take the last, as the engine reads it.
+///
+/// Index by name or position gives the value (`props["hp"]`, `props[0]`); indexing a name
+/// that is not there panics, as `HashMap`'s index does ([`get`](Self::get) asks).
+///
+/// ```
+/// use godot_bin_files::ConfigFile;
+/// use godot_bin::Variant;
+/// let mut cfg: ConfigFile = "[player]\nname=\"Ada\"\nlevel=3\n".parse()?;
+/// let props = cfg["player"].properties();
+/// assert_eq!(props["level"], Variant::Int(3));
+/// assert_eq!(props[0], Variant::from("Ada"));
+/// assert_eq!(props.names().collect::<Vec<_>>(), ["name", "level"]);
+/// cfg["player"]["level"] = Variant::Int(4); // one line changes
+/// assert_eq!(cfg.to_string(), "[player]\nname=\"Ada\"\nlevel=4\n");
+/// # Ok::<(), godot_bin_files::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Properties {
+    pub(crate) items: Vec<Property>,
+    /// How a new property's line is written (`name = `, `name=`, nothing in a binary file).
+    pub(crate) form: Form,
+}
+
+impl Properties {
+    pub(crate) fn new(form: Form) -> Properties {
+        Properties {
+            items: Vec::new(),
+            form,
+        }
+    }
+
+    /// How many properties (a repeated name counts each time).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The properties in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Property> {
+        self.items.iter()
+    }
+
+    /// The properties in order, to change their values (a changed value is printed anew).
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Property> {
+        self.items.iter_mut()
+    }
+
+    /// Their names in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.items.iter().map(Property::name)
+    }
+
+    /// The property `name` (the last, if repeated): its value and text.
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.items.iter().rfind(|p| p.name() == name)
+    }
+
+    /// The property `name`, to change.
+    pub fn property_mut(&mut self, name: &str) -> Option<&mut Property> {
+        self.items.iter_mut().rfind(|p| p.name() == name)
+    }
+
+    /// The value of `name` (the last, if repeated).
+    pub fn get(&self, name: &str) -> Option<&Variant> {
+        self.property(name).map(Property::value)
+    }
+
+    /// The value of `name`, to change (it is printed anew).
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Variant> {
+        self.property_mut(name).map(Property::value_mut)
+    }
+
+    /// Sets a property: its value in place, or a new one at the end, written as the
+    /// engine writes one (`name = value` in a resource, `name=value` in a ConfigFile, the
+    /// name quoted when it must be).
+    pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
+        let value = value.into();
+        if let Some(p) = self.property_mut(name) {
+            p.set_value(value);
+            return;
+        }
+        let head = self.form.head(name);
+        self.items.push(Property::fresh(name, value, head));
+    }
+
+    /// Removes a property (every line of it); returns its value.
+    pub fn remove(&mut self, name: &str) -> Option<Variant> {
+        let old = self.get(name).cloned();
+        self.items.retain(|p| p.name() != name);
+        old
+    }
+
+    /// The properties as a Dictionary of their names (in order; a repeated name once,
+    /// with its last value).
+    pub fn to_dictionary(&self) -> Dictionary {
+        let mut d = Dictionary::new();
+        for p in &self.items {
+            d.insert(p.name(), p.value().clone());
+        }
+        d
+    }
+}
+
+impl<'a> IntoIterator for &'a Properties {
+    type Item = &'a Property;
+    type IntoIter = std::slice::Iter<'a, Property>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Properties {
+    type Item = &'a mut Property;
+    type IntoIter = std::slice::IterMut<'a, Property>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter_mut()
+    }
+}
+
+/// The value of `name`; panics if there is none (see [`Properties::get`]).
+impl std::ops::Index<&str> for Properties {
+    type Output = Variant;
+    fn index(&self, name: &str) -> &Variant {
+        self.get(name)
+            .unwrap_or_else(|| panic!("no property `{name}`"))
+    }
+}
+
+/// The value of `name`, to change; panics if there is none (set a new one with
+/// [`Properties::set`]).
+impl std::ops::IndexMut<&str> for Properties {
+    fn index_mut(&mut self, name: &str) -> &mut Variant {
+        self.get_mut(name)
+            .unwrap_or_else(|| panic!("no property `{name}`"))
+    }
+}
+
+/// The value of the property at `position`; panics past the end.
+impl std::ops::Index<usize> for Properties {
+    type Output = Variant;
+    fn index(&self, position: usize) -> &Variant {
+        self.items[position].value()
+    }
+}
+
+/// The value of the property at `position`, to change; panics past the end.
+impl std::ops::IndexMut<usize> for Properties {
+    fn index_mut(&mut self, position: usize) -> &mut Variant {
+        self.items[position].value_mut()
     }
 }
 
@@ -200,6 +360,28 @@ pub(crate) enum Form {
     Config(Dialect),
     /// A resource or scene: `key = value`.
     Resource(Dialect),
+    /// A binary resource's internal resource: no text.
+    Binary,
+}
+
+impl Form {
+    /// The text before a new property's value.
+    pub(crate) fn head(self, name: &str) -> String {
+        match self {
+            Form::Config(d) => format!("{}=", super::config::encode_key(name, d)),
+            Form::Resource(_) => format!("{} = ", super::section::encode_property(name)),
+            Form::Binary => String::new(),
+        }
+    }
+
+    /// The dialect a text file's section is written in (Godot 4 for a binary resource's,
+    /// which has no text).
+    pub(crate) fn dialect(self) -> Dialect {
+        match self {
+            Form::Config(d) | Form::Resource(d) => d,
+            Form::Binary => Dialect::Godot4,
+        }
+    }
 }
 
 /// One `[tag ...]` of a text resource or scene and the properties under it (see
@@ -207,8 +389,7 @@ pub(crate) enum Form {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Section {
     pub(crate) tag: Option<Tag>,
-    pub(crate) properties: Vec<Property>,
-    pub(crate) form: Form,
+    pub(crate) properties: Properties,
 }
 
 /// A whole text file: its sections and the text after the last one.
@@ -272,8 +453,7 @@ impl Document {
         let mut doc = Document {
             sections: vec![Section {
                 tag: None,
-                properties: Vec::new(),
-                form,
+                properties: Properties::new(form),
             }],
             trailing: String::new(),
         };
@@ -297,8 +477,7 @@ impl Document {
                 tag.tail = text[end..after].into();
                 doc.sections.push(Section {
                     tag: Some(tag),
-                    properties: Vec::new(),
-                    form,
+                    properties: Properties::new(form),
                 });
                 pos = after;
                 continue;
@@ -334,6 +513,7 @@ impl Document {
                 .last_mut()
                 .expect("a document always has a first section")
                 .properties
+                .items
                 .push(property);
             pos = next;
         }
@@ -556,7 +736,7 @@ mod tests {
         let doc = Document::parse(text, Form::Resource(Dialect::Godot4)).unwrap();
         assert_eq!(doc.write(Style::GODOT4, false), text);
         let mut doc = doc;
-        let p = &mut doc.sections[2].properties[0];
+        let p = &mut doc.sections[2].properties.items[0];
         assert!(p.extra_line);
         p.set_value(5);
         let out = doc.write(Style::GODOT4, false);

@@ -86,12 +86,13 @@ mod strtod;
 mod syntax;
 mod text;
 
+pub use crate::issue::Issue;
 pub use binary::{
     uid_from_text, uid_to_text, BinaryResource, External, Header, Internal, FLAG_HAS_SCRIPT_CLASS,
     FLAG_NAMED_SCENE_IDS, FLAG_REAL_T_IS_DOUBLE, FLAG_UIDS, INVALID_UID,
 };
 pub use config::ConfigFile;
-pub use convert::{Converted, Issue};
-pub use document::{Property, Section};
+pub use convert::Converted;
+pub use document::{Properties, Property, Section};
 pub use reference::Reference;
 pub use text::TextResource;

@@ -2,7 +2,7 @@
 //! and the properties under it, with serde for the properties.
 
 use super::config::{encode_key, fields_of};
-use super::document::{Form, Property, Section, Tag};
+use super::document::{Form, Properties, Property, Section, Tag};
 use super::reference::Reference;
 use crate::error::Result;
 use godot_bin::Dialect;
@@ -45,15 +45,12 @@ impl Section {
     pub(crate) fn new(name: &str, attrs: Vec<(String, Variant)>, form: Form) -> Section {
         Section {
             tag: Some(Tag::fresh(name, attrs)),
-            properties: Vec::new(),
-            form,
+            properties: Properties::new(form),
         }
     }
 
     fn dialect(&self) -> Dialect {
-        match self.form {
-            Form::Config(d) | Form::Resource(d) => d,
-        }
+        self.properties.form.dialect()
     }
 
     /// The tag's name: `gd_resource`, `gd_scene`, `ext_resource`, `sub_resource`,
@@ -171,59 +168,49 @@ impl Section {
     }
 
     /// The properties, in the file's order.
-    pub fn properties(&self) -> &[Property] {
+    pub fn properties(&self) -> &Properties {
         &self.properties
     }
 
-    /// The properties, to change their values.
-    pub fn properties_mut(&mut self) -> &mut [Property] {
+    /// The properties, to change, add or remove.
+    pub fn properties_mut(&mut self) -> &mut Properties {
         &mut self.properties
     }
 
-    /// A property by name (the last, if repeated).
+    /// A property by name (the last, if repeated): [`Properties::property`].
     pub fn property(&self, name: &str) -> Option<&Property> {
-        self.properties.iter().rfind(|p| p.name() == name)
+        self.properties.property(name)
     }
 
-    /// A property by name, to change its value.
+    /// A property by name, to change its value: [`Properties::property_mut`].
     pub fn property_mut(&mut self, name: &str) -> Option<&mut Property> {
-        self.properties.iter_mut().rfind(|p| p.name() == name)
+        self.properties.property_mut(name)
     }
 
-    /// A property's value.
+    /// A property's value: [`Properties::get`].
     pub fn get(&self, name: &str) -> Option<&Variant> {
-        self.property(name).map(Property::value)
+        self.properties.get(name)
+    }
+
+    /// A property's value, to change: [`Properties::get_mut`].
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Variant> {
+        self.properties.get_mut(name)
     }
 
     /// Sets a property: its value in place, or a new line at the end of the section,
-    /// written as the engine writes one (`name = value`, the name quoted when it must be).
+    /// written as the engine writes one ([`Properties::set`]).
     pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
-        let value = value.into();
-        if let Some(p) = self.property_mut(name) {
-            p.set_value(value);
-            return;
-        }
-        let head = match self.form {
-            Form::Config(d) => format!("{}=", encode_key(name, d)),
-            Form::Resource(_) => format!("{} = ", encode_property(name)),
-        };
-        self.properties.push(Property::fresh(name, value, head));
+        self.properties.set(name, value)
     }
 
     /// Removes a property (every line of it); returns its value.
     pub fn remove(&mut self, name: &str) -> Option<Variant> {
-        let old = self.get(name).cloned();
-        self.properties.retain(|p| p.name() != name);
-        old
+        self.properties.remove(name)
     }
 
     /// The properties as a Dictionary of their names (in order).
     pub fn to_dictionary(&self) -> Dictionary {
-        let mut d = Dictionary::new();
-        for p in &self.properties {
-            d.insert(p.name(), p.value().clone());
-        }
-        d
+        self.properties.to_dictionary()
     }
 
     /// The properties as a `Deserialize` type: fields by property name (`metadata/hp` with
@@ -252,4 +239,38 @@ impl Section {
 /// (`tests/it/regression_godot3_names.rs`).
 pub(crate) fn encode_property(name: &str) -> String {
     encode_key(name, Dialect::Godot4)
+}
+
+/// The value of the property `name`; panics if there is none ([`Section::get`] asks).
+impl std::ops::Index<&str> for Section {
+    type Output = Variant;
+    fn index(&self, name: &str) -> &Variant {
+        &self.properties[name]
+    }
+}
+
+/// The value of the property `name`, to change; a property not there yet is added (null
+/// until set), as toml_edit's tables add a key.
+impl std::ops::IndexMut<&str> for Section {
+    fn index_mut(&mut self, name: &str) -> &mut Variant {
+        if self.properties.property(name).is_none() {
+            self.properties.set(name, Variant::Nil);
+        }
+        &mut self.properties[name]
+    }
+}
+
+/// The value of the property at `position`; panics past the end.
+impl std::ops::Index<usize> for Section {
+    type Output = Variant;
+    fn index(&self, position: usize) -> &Variant {
+        &self.properties[position]
+    }
+}
+
+/// The value of the property at `position`, to change; panics past the end.
+impl std::ops::IndexMut<usize> for Section {
+    fn index_mut(&mut self, position: usize) -> &mut Variant {
+        &mut self.properties[position]
+    }
 }

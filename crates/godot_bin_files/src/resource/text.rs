@@ -92,7 +92,8 @@ impl TextResource {
         if doc.sections.len() < 2 || !doc.sections[0].properties.is_empty() {
             let at = doc.sections[0]
                 .properties
-                .first()
+                .iter()
+                .next()
                 .map_or(0, |p| p.before.len());
             return Err(Error::syntax(
                 "a resource file starts with [gd_resource ...] or [gd_scene ...]",
@@ -120,7 +121,7 @@ impl TextResource {
             Dialect::Godot4
         };
         for s in &mut doc.sections {
-            s.form = Form::Resource(dialect);
+            s.properties.form = Form::Resource(dialect);
         }
         Ok(TextResource { doc, dialect })
     }

@@ -5,11 +5,11 @@ use super::reader::Reader;
 use super::renames::godot4_class;
 use super::writer::Writer;
 use crate::error::{Error, ErrorKind, Result};
+use crate::issue::{Issue, Location};
 use godot_bin::Config;
 use godot_bin::{Dialect, VariantType};
 use godot_bin::{Dictionary, Object, Variant};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::{Read, Write};
 
 /// What a converted save is written as.
@@ -52,28 +52,6 @@ impl ConvertOptions {
     pub fn target(mut self, target: Target) -> Self {
         self.target = target;
         self
-    }
-}
-
-/// Something in a Godot 3 save that has no exact Godot 4 counterpart.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Issue {
-    /// Which stored value (0 for the first `store_var`).
-    pub value: usize,
-    /// Where inside it, in GDScript's index notation (`["player"].script`); empty for the
-    /// value itself.
-    pub path: String,
-    /// What was found and what was written instead.
-    pub message: String,
-}
-
-impl fmt::Display for Issue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "value {}", self.value)?;
-        if !self.path.is_empty() {
-            write!(f, " at {}", self.path)?;
-        }
-        write!(f, ": {}", self.message)
     }
 }
 
@@ -272,8 +250,10 @@ struct Walk {
 impl Walk {
     fn issue(&mut self, message: String) {
         self.issues.push(Issue {
-            value: self.value,
-            path: self.path.clone(),
+            location: Location::Value {
+                index: self.value,
+                path: self.path.clone(),
+            },
             message,
         });
     }

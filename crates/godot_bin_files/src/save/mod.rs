@@ -84,7 +84,8 @@ mod reader;
 mod renames;
 mod writer;
 
-pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Issue, Target};
+pub use crate::issue::Issue;
+pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Target};
 pub use format::{Compression, Container, Key, Layout};
 pub use reader::{Reader, Values};
 /// Godot 3 -> 4 class names, for the resource conversion (the save conversion's list).

@@ -443,7 +443,14 @@ fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
     let done =
         convert_godot3_to_godot4(&save3[..], &mut save4, &ConvertOptions::new().key(key)).unwrap();
     assert_eq!(done.values, 1);
-    let renamed: Vec<&str> = done.issues.iter().map(|i| i.path.as_str()).collect();
+    let renamed: Vec<&str> = done
+        .issues
+        .iter()
+        .map(|i| match &i.location {
+            godot_bin_files::Location::Value { path, .. } => path.as_str(),
+            other => panic!("{other}"),
+        })
+        .collect();
     assert_eq!(renamed, ["[\"ref\"]", "[\"node\"]"], "{:?}", done.issues);
 
     let res = godot4::run_script(

@@ -47,6 +47,7 @@ mod packed;
 pub(crate) mod value;
 
 use super::config::fields_of;
+use super::document::{Form, Properties, Property};
 use super::reference::Reference;
 use crate::error::{Error, ErrorKind, Result};
 use crate::save::Compression;
@@ -111,7 +112,7 @@ pub struct External {
 pub struct Internal {
     path: String,
     type_name: String,
-    properties: Vec<(String, Variant)>,
+    pub(crate) properties: Properties,
 }
 
 impl Internal {
@@ -120,7 +121,7 @@ impl Internal {
         Internal {
             path: format!("local://{id}"),
             type_name: type_name.into(),
-            properties: Vec::new(),
+            properties: Properties::new(Form::Binary),
         }
     }
 
@@ -139,49 +140,39 @@ impl Internal {
         &self.type_name
     }
 
-    /// Its stored properties, in order.
-    pub fn properties(&self) -> &[(String, Variant)] {
+    /// Its stored properties, in order (the same type as a text section's).
+    pub fn properties(&self) -> &Properties {
         &self.properties
     }
 
-    /// A property's value.
+    /// Its stored properties, to change, add or remove.
+    pub fn properties_mut(&mut self) -> &mut Properties {
+        &mut self.properties
+    }
+
+    /// A property's value: [`Properties::get`].
     pub fn get(&self, name: &str) -> Option<&Variant> {
-        self.properties
-            .iter()
-            .rfind(|(k, _)| k == name)
-            .map(|(_, v)| v)
+        self.properties.get(name)
     }
 
-    /// A property's value, to change.
+    /// A property's value, to change: [`Properties::get_mut`].
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Variant> {
-        self.properties
-            .iter_mut()
-            .rfind(|(k, _)| k == name)
-            .map(|(_, v)| v)
+        self.properties.get_mut(name)
     }
 
-    /// Sets a property, in place or at the end.
+    /// Sets a property, in place or at the end: [`Properties::set`].
     pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
-        let value = value.into();
-        match self.get_mut(name) {
-            Some(slot) => *slot = value,
-            None => self.properties.push((name.into(), value)),
-        }
+        self.properties.set(name, value)
     }
 
     /// Removes a property; returns its value.
     pub fn remove(&mut self, name: &str) -> Option<Variant> {
-        let i = self.properties.iter().position(|(k, _)| k == name)?;
-        Some(self.properties.remove(i).1)
+        self.properties.remove(name)
     }
 
     /// The properties as a Dictionary of their names.
     pub fn to_dictionary(&self) -> Dictionary {
-        let mut d = Dictionary::new();
-        for (k, v) in &self.properties {
-            d.insert(k.as_str(), v.clone());
-        }
-        d
+        self.properties.to_dictionary()
     }
 
     /// The properties as a `Deserialize` type (as [`super::Section::properties_as`]).
@@ -444,7 +435,8 @@ impl BinaryResource {
         let ids: Vec<&str> = self.internals.iter().map(Internal::id).collect();
         for (k, r) in self.internals.iter().enumerate() {
             let mut refs = Vec::new();
-            for (_, v) in &r.properties {
+            for p in &r.properties {
+                let (_, v) = (p.name(), p.value());
                 super::text::collect_references(v, &mut refs);
             }
             for reference in refs {
@@ -499,7 +491,8 @@ impl BinaryResource {
                 continue;
             }
             let mut refs = Vec::new();
-            for (_, v) in &self.internals[k].properties {
+            for p in &self.internals[k].properties {
+                let (_, v) = (p.name(), p.value());
                 super::text::collect_references(v, &mut refs);
             }
             for r in refs {
@@ -614,7 +607,8 @@ impl BinaryResource {
             offsets.push(out.bytes.len());
             out.string(&r.type_name);
             out.u32(r.properties.len() as u32);
-            for (name, v) in &r.properties {
+            for p in &r.properties {
+                let (name, v) = (p.name(), p.value());
                 let i = tables.index(name);
                 out.u32(i);
                 value::write(out, v, &mut tables, 0)?;
@@ -752,7 +746,8 @@ fn read_content(
         let type_name = input.string()?;
         let count = input.u32()? as usize;
         input.check_count(count, 8, "a resource's properties")?;
-        let mut properties = Vec::with_capacity(count);
+        let mut properties = Properties::new(Form::Binary);
+        properties.items.reserve(count);
         for _ in 0..count {
             let at = input.pos;
             let name = input.u32()? as usize;
@@ -764,7 +759,9 @@ fn read_content(
                 .at_byte(at)
             })?;
             let v = value::read(&mut input, &tables, 0)?;
-            properties.push((name, v));
+            properties
+                .items
+                .push(Property::fresh(&name, v, String::new()));
         }
         internals.push(Internal {
             path,
@@ -825,4 +822,38 @@ pub fn uid_from_text(text: &str) -> Option<u64> {
         n = n.checked_mul(34)?.checked_add(u64::from(d))?;
     }
     (n <= i64::MAX as u64).then_some(n)
+}
+
+/// The value of the property `name`; panics if there is none ([`Internal::get`] asks).
+impl std::ops::Index<&str> for Internal {
+    type Output = Variant;
+    fn index(&self, name: &str) -> &Variant {
+        &self.properties[name]
+    }
+}
+
+/// The value of the property `name`, to change; a property not there yet is added (null
+/// until set).
+impl std::ops::IndexMut<&str> for Internal {
+    fn index_mut(&mut self, name: &str) -> &mut Variant {
+        if self.properties.property(name).is_none() {
+            self.properties.set(name, Variant::Nil);
+        }
+        &mut self.properties[name]
+    }
+}
+
+/// The value of the property at `position`; panics past the end.
+impl std::ops::Index<usize> for Internal {
+    type Output = Variant;
+    fn index(&self, position: usize) -> &Variant {
+        &self.properties[position]
+    }
+}
+
+/// The value of the property at `position`, to change; panics past the end.
+impl std::ops::IndexMut<usize> for Internal {
+    fn index_mut(&mut self, position: usize) -> &mut Variant {
+        &mut self.properties[position]
+    }
 }

@@ -66,7 +66,7 @@ fn read_dump(bytes: &[u8], dialect: Dialect) -> Vec<Loaded> {
 fn as_loaded(cfg: &ConfigFile, dialect: Dialect) -> Loaded {
     let config = Config::new(dialect).allow_objects(true);
     let sections = cfg
-        .sections()
+        .section_names()
         .into_iter()
         .map(|s| {
             let keys = cfg
@@ -170,7 +170,7 @@ fn round_trip(engine: &Engine) {
         encrypted_identical += 1;
 
         // One value changed: only its text changes.
-        let section = cfg.sections()[0].to_string();
+        let section = cfg.section_names()[0].to_string();
         let first = cfg.keys(&section)[0].to_string();
         let mut changed = cfg.clone();
         changed.set(&section, &first, 424242);
@@ -192,7 +192,7 @@ fn round_trip(engine: &Engine) {
 
         // Every value printed anew, in a new file.
         let mut fresh = ConfigFile::with_dialect(dialect);
-        for s in cfg.sections() {
+        for s in cfg.section_names() {
             for k in cfg.keys(s) {
                 fresh.set(s, k, cfg.get(s, k).unwrap().clone());
             }

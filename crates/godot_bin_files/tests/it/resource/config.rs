@@ -16,7 +16,10 @@ fn godot4_file_reads_to_its_values_and_back_byte_for_byte() {
     let cfg = ConfigFile::from_bytes(&bytes).unwrap();
     assert_eq!(cfg.to_string().as_bytes(), &bytes[..]);
     assert_eq!(cfg.dialect(), Dialect::Godot4);
-    assert_eq!(cfg.sections(), ["", "player", "world", "keys", "sec]tion"]);
+    assert_eq!(
+        cfg.section_names(),
+        ["", "player", "world", "keys", "sec]tion"]
+    );
     assert_eq!(cfg.get("", "version"), Some(&Variant::Int(3)));
     assert_eq!(
         cfg.get("player", "name"),
@@ -64,7 +67,7 @@ fn godot3_file_reads_to_its_values_and_back_byte_for_byte() {
     let cfg = ConfigFile::from_bytes(&bytes).unwrap();
     assert_eq!(cfg.to_string().as_bytes(), &bytes[..]);
     assert_eq!(cfg.dialect(), Dialect::Godot3);
-    assert_eq!(cfg.sections(), ["", "player", "world"]);
+    assert_eq!(cfg.section_names(), ["", "player", "world"]);
     assert_eq!(cfg.get("", "version"), Some(&Variant::Int(3)));
     assert_eq!(
         cfg.get("world", "gravity"),
@@ -163,8 +166,8 @@ fn a_section_is_a_struct() {
     // Written back through serde: every field set in place, text unchanged.
     let mut again = cfg.clone();
     again.set_section("player", &p).unwrap();
-    let mut original = cfg.section("player");
-    let mut written = again.section("player");
+    let mut original = cfg.section_dictionary("player");
+    let mut written = again.section_dictionary("player");
     // `inventory` was a PackedStringArray and serde makes an Array of Strings; `tag` (and
     // a key of `stats`) a StringName and serde a String: the same values for the game,
     // other types.
@@ -294,4 +297,34 @@ fn broken_text_is_a_typed_error_with_a_position() {
     // Nesting past the engine's limit is an error, not a stack overflow.
     let deep = format!("x={}{}\n", "[".repeat(5000), "]".repeat(5000));
     assert!(deep.parse::<ConfigFile>().is_err());
+}
+
+#[test]
+fn index_reads_and_writes_sections_and_keys_in_place() {
+    let text = "; settings\n[player]\nname=\"Ada\"\nlevel=3\n";
+    let mut cfg: ConfigFile = text.parse().unwrap();
+    // By name and by position, the same value.
+    assert_eq!(cfg["player"]["level"], Variant::Int(3));
+    assert_eq!(cfg["player"][1], Variant::Int(3));
+    assert_eq!(cfg["player"].properties().len(), 2);
+    // A changed value changes its own line; nothing else moves.
+    cfg["player"]["level"] = Variant::Int(4);
+    assert_eq!(cfg.to_string(), text.replace("level=3", "level=4"));
+    // A new key under an existing section, then a new section, laid out as `set` does.
+    cfg["player"]["hp"] = Variant::Int(10);
+    cfg["world"]["seed"] = Variant::Int(7);
+    let mut by_set: ConfigFile = text.parse().unwrap();
+    by_set.set("player", "level", 4);
+    by_set.set("player", "hp", 10);
+    by_set.set("world", "seed", 7);
+    assert_eq!(cfg.to_string(), by_set.to_string());
+    // The comment before the first header is no section of its own.
+    assert_eq!(cfg.section_names(), ["player", "world"]);
+}
+
+#[test]
+#[should_panic(expected = "no section `nowhere`")]
+fn index_of_a_missing_section_panics_as_a_map_does() {
+    let cfg: ConfigFile = "[a]\nx=1\n".parse().unwrap();
+    let _ = &cfg["nowhere"];
 }

@@ -294,7 +294,7 @@ fn damaged_encrypted_config_files_are_typed_errors() {
     let key = Key::password("s3cret");
     let (plain, layout) = ConfigFile::from_encrypted(&bytes, &key).unwrap();
     assert!(matches!(layout, Layout::Godot4 { .. }));
-    assert!(!plain.sections().is_empty());
+    assert!(!plain.section_names().is_empty());
     let mut refused = 0;
     for n in 0..bytes.len() {
         let err = ConfigFile::from_encrypted(&bytes[..n], &key).unwrap_err();
@@ -353,28 +353,28 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     // Godot 3 spacing (`[ 1 ]`), a name with `\]` in it.
     let text = "[a\\]b]\n\nx=[ 1 ]\n";
     let mut cfg = ConfigFile::parse(text).unwrap();
-    assert_eq!(cfg.sections(), ["a]b"]);
+    assert_eq!(cfg.section_names(), ["a]b"]);
     assert_eq!(cfg.to_text(), text);
     cfg.reprint();
     let again = ConfigFile::parse(&cfg.to_text()).unwrap();
-    assert_eq!(again.sections(), ["a]b"]);
+    assert_eq!(again.section_names(), ["a]b"]);
     // `\\]` does not end the header: the engine reads the name `a\]c` (kept `\`, then
     // `\]` read as `]`).
     let cfg = ConfigFile::parse("[a\\\\]c]\nk=1\n").unwrap();
-    assert_eq!(cfg.sections(), ["a\\]c"]);
+    assert_eq!(cfg.section_names(), ["a\\]c"]);
     // A name ending in `\` (a later `\0` stripped) is written with a space that ends
     // the escape.
     let mut cfg = ConfigFile::parse("[s\\\u{0}]\nk=1\n").unwrap();
-    assert_eq!(cfg.sections(), ["s\\"]);
+    assert_eq!(cfg.section_names(), ["s\\"]);
     cfg.reprint();
     assert_eq!(cfg.to_text(), "[s\\ ]\nk=1\n");
     assert_eq!(
-        ConfigFile::parse(&cfg.to_text()).unwrap().sections(),
+        ConfigFile::parse(&cfg.to_text()).unwrap().section_names(),
         ["s\\"]
     );
     // Characters at or below a space are stripped from both ends, as `strip_edges` does.
     let cfg = ConfigFile::parse("[\u{1}s \t]\nk=1\n").unwrap();
-    assert_eq!(cfg.sections(), ["s"]);
+    assert_eq!(cfg.section_names(), ["s"]);
 }
 
 /// Found by `fuzz/resource_text`: the blank line after an object's text was written back
