@@ -69,6 +69,25 @@ mod session;
 mod variant_io;
 pub mod wire;
 
+/// The transport internals [`net::Host`] runs on, for the crate's own bare-transport
+/// benchmark (`examples/multiplayer_bare`: the same packets echoed on the same transport
+/// code, no session), which the load run holds the server to. Not a stable API: only with
+/// the `internals` feature, as quinn-proto keeps its fuzzing entry points behind
+/// `cfg(fuzzing)`. A third-party transport needs none of it: it implements
+/// [`net::ServerTransport`] or [`net::ClientTransport`].
+#[cfg(feature = "internals")]
+pub mod internals {
+    #[cfg(feature = "websocket")]
+    pub use crate::net::ready;
+    #[cfg(feature = "enet")]
+    pub use crate::net::shards;
+    #[cfg(feature = "enet")]
+    pub use crate::net::udp;
+    pub use crate::net::window;
+    #[cfg(feature = "websocket")]
+    pub use crate::net::wslink;
+}
+
 /// The maps of the protocol and its links: foldhash, seeded at random (per map), as the
 /// Dictionary's key index is in godot_bin (`src/variant/keys.rs`), so that ids and cache ids a peer
 /// chooses cannot be picked to collide; SipHash cost about 130 instructions a lookup, three

@@ -6,8 +6,8 @@
 //! is SceneMultiplayer's.
 //!
 //! ```sh
-//! cargo run --release -p godot_bin_multiplayer --example multiplayer_bare -- --ws 9080
-//! cargo run --release -p godot_bin_multiplayer --example multiplayer_bare -- --enet 9081
+//! cargo run --release -p godot_bin_multiplayer --features internals --example multiplayer_bare -- --ws 9080
+//! cargo run --release -p godot_bin_multiplayer --features internals --example multiplayer_bare -- --enet 9081
 //! ```
 //!
 //! It speaks just enough of each transport for `net::Peer` bots (and Godot clients) to
@@ -28,7 +28,7 @@
 // merged per peer at the flush; peer slots in small hosts, serviced only where a datagram
 // came), the WebSocket connections (the upgrade, the framing, one read and one write buffer
 // per connection), the readiness queue and the batch window's wait.
-use godot_bin_multiplayer::net::{ready, shards, udp, window, wslink};
+use godot_bin_multiplayer::internals::{ready, shards, udp, window, wslink};
 use ready::Ready;
 use std::future::Future;
 use std::io;

@@ -3,6 +3,7 @@
 //! datagrams.
 
 use super::shards::Shards;
+use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
 use crate::scene::TransferMode;
@@ -11,7 +12,8 @@ use rusty_enet::{Event, Packet, PacketKind};
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::task::Context;
+use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
 
 /// What an ENet link reports.
@@ -247,5 +249,153 @@ fn dispatch(
                 on(EnetEvent::Disconnected(id));
             }
         }
+    }
+}
+
+/// The bundled ENet server as a [`ServerTransport`]: an [`EnetLink`] and the timer that
+/// services every one of its hosts regularly, datagram or not.
+pub(crate) struct EnetServer {
+    link: EnetLink,
+    /// How often every host must be serviced: ENet runs its timers (retransmissions,
+    /// pings, peer timeouts) only inside `service`, and a datagram services only the hosts
+    /// it came for.
+    service_interval: Duration,
+    next_service: Instant,
+}
+
+impl EnetServer {
+    pub(crate) fn new(link: EnetLink, service_interval: Duration) -> Self {
+        EnetServer {
+            link,
+            service_interval,
+            next_service: Instant::now(),
+        }
+    }
+}
+
+impl ServerTransport for EnetServer {
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+        on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
+    ) -> crate::Result<bool> {
+        let force = now >= self.next_service;
+        // Registers the task for the next datagram when none is waiting.
+        if !self.link.poll_readable(cx) && !force {
+            return Ok(false);
+        }
+        if force {
+            self.next_service = now + self.service_interval;
+        }
+        Ok(self.link.service(force, |ev| match ev {
+            EnetEvent::Connected(id) => on(TransportEvent::Connected(id)),
+            EnetEvent::Packet {
+                from,
+                channel,
+                mode,
+                data,
+            } => on(TransportEvent::Packet {
+                from,
+                channel,
+                mode,
+                data,
+            }),
+            EnetEvent::Disconnected(id) => on(TransportEvent::Disconnected(id)),
+        })?)
+    }
+
+    fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) -> Sent {
+        if !self.link.ids.by_godot.contains_key(&to) {
+            return Sent::NotMine(data);
+        }
+        self.link.send(to, channel, mode, data);
+        Sent::Queued(None)
+    }
+
+    fn disconnect(&mut self, to: i32) -> bool {
+        let ours = self.link.ids.by_godot.contains_key(&to);
+        self.link.disconnect(to);
+        ours
+    }
+
+    fn flush(&mut self) {
+        self.link.flush()
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        Some(self.next_service)
+    }
+
+    fn local_addr(&self) -> Option<SocketAddr> {
+        self.link.local_addr().ok()
+    }
+}
+
+/// The bundled ENet client as a [`ClientTransport`]: its link to the server (ENet peer
+/// 1) and the timer that services it regularly.
+pub(crate) struct EnetClient {
+    link: EnetLink,
+    /// How long the link may go without a `service` call while waiting: ENet runs its
+    /// retransmissions, pings and timeouts only inside `service`.
+    service_interval: Duration,
+    next_service: Instant,
+}
+
+impl EnetClient {
+    pub(crate) fn new(link: EnetLink, service_interval: Duration) -> Self {
+        EnetClient {
+            link,
+            service_interval,
+            next_service: Instant::now() + service_interval,
+        }
+    }
+}
+
+impl ClientTransport for EnetClient {
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+        on: &mut dyn FnMut(LinkEvent<'_>),
+    ) -> crate::Result<bool> {
+        let any = self.link.service(true, |ev| {
+            match ev {
+                EnetEvent::Packet {
+                    channel,
+                    mode,
+                    data,
+                    ..
+                } => on(LinkEvent::Packet {
+                    channel,
+                    mode,
+                    data,
+                }),
+                EnetEvent::Disconnected(_) => on(LinkEvent::Closed),
+                EnetEvent::Connected(_) => {}
+            }
+            true
+        })?;
+        self.next_service = now + self.service_interval;
+        // Nothing came: wait for the next datagram (or say one is already there).
+        Ok(any || self.link.poll_readable(cx))
+    }
+
+    fn send(&mut self, channel: u8, mode: TransferMode, data: Vec<u8>) {
+        self.link.send(1, channel, mode, data);
+    }
+
+    fn poll_flush(&mut self, _cx: &mut Context<'_>) -> std::task::Poll<crate::Result<()>> {
+        self.link.flush();
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn close(&mut self) {
+        self.link.disconnect(1);
+        self.link.flush();
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        Some(self.next_service)
     }
 }

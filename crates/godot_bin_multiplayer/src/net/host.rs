@@ -1,13 +1,12 @@
 //! A server on WebSocket and/or ENet, both feeding one [`Server`] session.
 
 #[cfg(feature = "enet")]
-use super::enet::{EnetEvent, EnetLink};
+use super::enet::{EnetLink, EnetServer};
+use super::transport::{Sent, ServerTransport, TransportEvent};
 #[cfg(feature = "websocket")]
-use super::ws::{Queued, WsEvent, WsServer};
+use super::ws::WsServer;
 use crate::error::Result;
 use crate::scene::Scene;
-#[cfg(feature = "websocket")]
-use crate::scene::TransferMode;
 use crate::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
 use godot_bin::Variant;
 use std::future::Future;
@@ -27,11 +26,23 @@ pub struct HostBuilder {
     #[cfg_attr(not(feature = "enet"), allow(dead_code))]
     enet: Option<SocketAddr>,
     sync_interval: Duration,
+    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
     service_interval: Duration,
     max_packet: usize,
     queue: usize,
     max_enet_peers: usize,
     batch_window: Duration,
+    /// Transports given by the caller, polled after the bundled ones.
+    #[allow(clippy::type_complexity)]
+    custom: Vec<Box<dyn ServerTransport>>,
+}
+
+impl std::fmt::Debug for dyn ServerTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerTransport")
+            .field("local_addr", &self.local_addr())
+            .finish_non_exhaustive()
+    }
 }
 
 impl HostBuilder {
@@ -104,33 +115,37 @@ impl HostBuilder {
         self
     }
 
+    /// Serves peers on another transport as well: a [`ServerTransport`] of the caller's
+    /// (another socket library, an in-process pipe). Its peer ids must not collide with
+    /// the other transports' (Godot's random ids in 2..2³¹ do not, in practice).
+    pub fn transport(mut self, transport: Box<dyn ServerTransport>) -> Self {
+        self.custom.push(transport);
+        self
+    }
+
     /// Binds the listeners.
     pub async fn start(self) -> Result<Host> {
+        let mut transports: Vec<(Kind, Box<dyn ServerTransport>)> = Vec::new();
         #[cfg(feature = "websocket")]
-        let ws = match self.ws {
-            Some(addr) => {
-                let listener = tokio::net::TcpListener::bind(addr).await?;
-                Some(WsServer::new(listener, self.max_packet, self.queue))
-            }
-            None => None,
-        };
+        if let Some(addr) = self.ws {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let ws = WsServer::new(listener, self.max_packet, self.queue);
+            transports.push((Kind::WebSocket, Box::new(ws)));
+        }
         #[cfg(feature = "enet")]
-        let enet = match self.enet {
-            Some(addr) => Some(EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?),
-            None => None,
-        };
+        if let Some(addr) = self.enet {
+            let link = EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?;
+            let enet = EnetServer::new(link, self.service_interval);
+            transports.push((Kind::Enet, Box::new(enet)));
+        }
+        transports.extend(self.custom.into_iter().map(|t| (Kind::Other, t)));
         let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
-            #[cfg(feature = "websocket")]
-            ws,
-            #[cfg(feature = "enet")]
-            enet,
+            transports,
             sleep: Box::pin(tokio::time::sleep_until(now.into())),
             sync_interval: self.sync_interval,
             next_sync: now,
-            service_interval: self.service_interval,
-            next_service: now,
             batch_window: self.batch_window,
         })
     }
@@ -151,22 +166,27 @@ impl HostBuilder {
 /// reachable through it: events come from [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
-    #[cfg(feature = "websocket")]
-    ws: Option<WsServer>,
-    #[cfg(feature = "enet")]
-    enet: Option<EnetLink>,
+    /// The transports, polled in this order each turn: WebSocket, ENet, then the
+    /// caller's ([`HostBuilder::transport`]).
+    transports: Vec<(Kind, Box<dyn ServerTransport>)>,
     /// Wakes the loop at [`Host::next_wake`] when no I/O does.
     sleep: Pin<Box<tokio::time::Sleep>>,
     sync_interval: Duration,
     /// The next replication frame.
     next_sync: Instant,
-    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
-    service_interval: Duration,
-    /// ENet only: when its timers must be run if no datagram has woken us first.
-    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
-    next_service: Instant,
     /// [`HostBuilder::batch_window`].
     batch_window: Duration,
+}
+
+/// Which transport a host's entry is, for [`Host::websocket_addr`] and
+/// [`Host::enet_addr`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    #[cfg_attr(not(feature = "websocket"), allow(dead_code))]
+    WebSocket,
+    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
+    Enet,
+    Other,
 }
 
 impl std::fmt::Debug for Host {
@@ -193,6 +213,7 @@ impl Host {
             queue: 4096,
             max_enet_peers: 4095,
             batch_window: Duration::ZERO,
+            custom: Vec::new(),
         }
     }
 
@@ -235,20 +256,19 @@ impl Host {
 
     /// The WebSocket listener's address.
     pub fn websocket_addr(&self) -> Option<SocketAddr> {
-        #[cfg(feature = "websocket")]
-        if let Some(w) = &self.ws {
-            return w.local_addr().ok();
-        }
-        None
+        self.addr_of(Kind::WebSocket)
     }
 
     /// The ENet socket's address.
     pub fn enet_addr(&self) -> Option<SocketAddr> {
-        #[cfg(feature = "enet")]
-        if let Some(e) = &self.enet {
-            return e.local_addr().ok();
-        }
-        None
+        self.addr_of(Kind::Enet)
+    }
+
+    fn addr_of(&self, kind: Kind) -> Option<SocketAddr> {
+        self.transports
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .and_then(|(_, t)| t.local_addr())
     }
 
     /// Sends everything the session queued.
@@ -262,38 +282,30 @@ impl Host {
         while let Some(out) = self.server.poll_output() {
             match out {
                 Output::Send(t) => {
-                    #[cfg(feature = "websocket")]
-                    if let Some(w) = &mut self.ws {
-                        match w.send(t.to, &t.data) {
-                            Queued::Yes => {
-                                // Copied into the connection's buffer: the next packet
-                                // can be written into this one.
-                                self.server.recycle(t.data);
-                                continue;
+                    let mut data = t.data;
+                    for (_, transport) in &mut self.transports {
+                        match transport.send(t.to, t.channel, t.mode, data) {
+                            Sent::Queued(back) => {
+                                // A buffer handed back: the next packet is written into it.
+                                if let Some(buf) = back {
+                                    self.server.recycle(buf);
+                                }
+                                break;
                             }
-                            Queued::TooSlow => {
+                            Sent::TooSlow => {
                                 // Too slow to keep up: dropped, as the engine's full queue does.
                                 self.server.disconnect_peer(t.to);
-                                continue;
+                                break;
                             }
-                            Queued::NotOurs => {}
+                            Sent::NotMine(back) => data = back,
                         }
-                    }
-                    #[cfg(feature = "enet")]
-                    if let Some(e) = &mut self.enet {
-                        e.send(t.to, t.channel, t.mode, t.data);
                     }
                 }
                 Output::Disconnect(id) => {
-                    #[cfg(feature = "websocket")]
-                    if let Some(w) = &mut self.ws {
-                        if w.close(id) {
-                            continue;
+                    for (_, transport) in &mut self.transports {
+                        if transport.disconnect(id) {
+                            break;
                         }
-                    }
-                    #[cfg(feature = "enet")]
-                    if let Some(e) = &mut self.enet {
-                        e.disconnect(id);
                     }
                 }
             }
@@ -303,75 +315,36 @@ impl Host {
     /// Writes what the transports buffered: one write per WebSocket connection, one ENet
     /// flush.
     fn write_out(&mut self) {
-        #[cfg(feature = "websocket")]
-        if let Some(w) = &mut self.ws {
-            w.flush();
-        }
-        #[cfg(feature = "enet")]
-        if let Some(e) = &mut self.enet {
-            e.flush();
+        for (_, transport) in &mut self.transports {
+            transport.flush();
         }
     }
 
-    /// Reads every WebSocket connection that woke (and accepts new ones) straight into
-    /// the session; whether anything happened.
-    fn poll_ws(&mut self, cx: &mut Context<'_>) -> bool {
-        #[cfg(feature = "websocket")]
-        if let Some(w) = &mut self.ws {
-            let server = &mut self.server;
-            let now = Instant::now();
-            return w.poll(cx, |ev| match ev {
-                WsEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
-                WsEvent::Packet(id, data) => {
-                    server.receive(id, 0, TransferMode::Reliable, data, now);
-                    true
-                }
-                WsEvent::Closed(id) => {
-                    server.peer_disconnected(id);
-                    true
-                }
-            });
-        }
-        let _ = cx;
-        false
-    }
-
-    /// Runs ENet until it is idle, packets straight into the session; whether anything
-    /// happened. `force` services every ENet host, datagram or not (ENet's timers).
-    fn service_enet(&mut self, cx: &mut Context<'_>, force: bool) -> Result<bool> {
-        #[cfg(feature = "enet")]
-        if let Some(e) = &mut self.enet {
-            // Registers the task for the next datagram when none is waiting.
-            if !e.poll_readable(cx) && !force {
-                return Ok(false);
+    /// Takes in what every transport has, straight into the session; whether anything
+    /// happened.
+    fn poll_transports(&mut self, cx: &mut Context<'_>, now: Instant) -> Result<bool> {
+        let server = &mut self.server;
+        let mut on = |ev: TransportEvent<'_>| match ev {
+            TransportEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
+            TransportEvent::Packet {
+                from,
+                channel,
+                mode,
+                data,
+            } => {
+                server.receive(from, channel, mode, data, now);
+                true
             }
-            let now = Instant::now();
-            // Each of ENet's hosts runs its timers only when serviced, and a datagram
-            // services only the hosts it came for: every host, on this clock, however busy.
-            if force {
-                self.next_service = now + self.service_interval;
+            TransportEvent::Disconnected(id) => {
+                server.peer_disconnected(id);
+                true
             }
-            let server = &mut self.server;
-            let any = e.service(force, |ev| match ev {
-                EnetEvent::Connected(id) => server.peer_connected(id, now).is_ok(),
-                EnetEvent::Packet {
-                    from,
-                    channel,
-                    mode,
-                    data,
-                } => {
-                    server.receive(from, channel, mode, data, now);
-                    true
-                }
-                EnetEvent::Disconnected(id) => {
-                    server.peer_disconnected(id);
-                    true
-                }
-            })?;
-            return Ok(any);
+        };
+        let mut any = false;
+        for (_, transport) in &mut self.transports {
+            any |= transport.poll(cx, now, &mut on)?;
         }
-        let _ = (cx, force);
-        Ok(false)
+        Ok(any)
     }
 
     /// When the loop must run with no I/O to wake it: the earliest of the session's next
@@ -382,17 +355,13 @@ impl Host {
         if let Some(t) = self.server.poll_timeout() {
             at = at.min(t);
         }
-        // ENet keeps its own timers (retransmissions, pings, peer timeouts) that run only
-        // inside `service`, and rusty_enet does not say when the next one falls due: it
-        // must be serviced regularly even when no datagram arrives. WebSocket needs no
-        // such call.
-        #[cfg(feature = "enet")]
-        if self.enet.is_some() {
-            at = at.min(self.next_service);
-        }
-        #[cfg(feature = "websocket")]
-        if self.ws.as_ref().is_some_and(|w| w.accept_failed) {
-            at = at.min(Instant::now() + Duration::from_millis(10));
+        // A transport's own timers: ENet's (retransmissions, pings, peer timeouts) run only
+        // inside its `service`, which must be called regularly even when no datagram
+        // arrives; WebSocket needs none unless an `accept` failed.
+        for (_, transport) in &self.transports {
+            if let Some(t) = transport.next_wake() {
+                at = at.min(t);
+            }
         }
         at
     }
@@ -427,13 +396,11 @@ impl Host {
             // Every event of this turn is out and answered: write what it produced, one
             // write per connection, before waiting for more.
             self.write_out();
-            let mut progressed = self.poll_ws(cx);
             let now = Instant::now();
-            let enet_due = now >= self.next_service;
-            match self.service_enet(cx, enet_due) {
-                Ok(p) => progressed |= p,
+            let progressed = match self.poll_transports(cx, now) {
+                Ok(p) => p,
                 Err(e) => return Poll::Ready(Err(e)),
-            }
+            };
             self.on_timer(now);
             if progressed || self.server.has_output() {
                 continue;

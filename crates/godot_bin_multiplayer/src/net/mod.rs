@@ -13,25 +13,43 @@
 mod enet;
 mod host;
 mod peer;
-#[cfg(feature = "websocket")]
-#[doc(hidden)]
-pub mod ready;
-#[cfg(feature = "enet")]
-#[doc(hidden)]
-pub mod shards;
-#[cfg(feature = "enet")]
-#[doc(hidden)]
-pub mod udp;
-#[doc(hidden)]
-pub mod window;
+mod transport;
+/// A module of the transport internals: public (shown as `crate::internals`) only with the
+/// `internals` feature, for the crate's own bare-transport benchmark.
+macro_rules! internal_mod {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$meta])*
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    };
+}
+internal_mod!(
+    #[cfg(feature = "websocket")]
+    ready
+);
+internal_mod!(
+    #[cfg(feature = "enet")]
+    shards
+);
+internal_mod!(
+    #[cfg(feature = "enet")]
+    udp
+);
+internal_mod!(window);
 #[cfg(feature = "websocket")]
 mod ws;
-#[cfg(feature = "websocket")]
-#[doc(hidden)]
-pub mod wslink;
+internal_mod!(
+    #[cfg(feature = "websocket")]
+    wslink
+);
 
 pub use host::{Host, HostBuilder};
 pub use peer::{Peer, PeerBuilder};
+pub use transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 
 use super::scene::TransferMode;
 use super::session::{Client, Server};

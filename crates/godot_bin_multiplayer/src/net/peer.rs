@@ -1,22 +1,20 @@
 //! One client of a Godot server (or of a [`Host`](super::Host)): a bot.
 
 #[cfg(feature = "enet")]
-use super::enet::{EnetEvent, EnetLink};
+use super::enet::{EnetClient, EnetEvent, EnetLink};
+use super::transport::{ClientTransport, LinkEvent};
+#[cfg(feature = "websocket")]
+use super::ws::WsClient;
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene::Scene;
-#[cfg(any(feature = "websocket", feature = "enet"))]
+#[cfg(feature = "enet")]
 use crate::scene::TransferMode;
 use crate::session::{self, Client, Event, Options, Output};
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-#[cfg(feature = "websocket")]
-use {
-    futures_util::{SinkExt, StreamExt},
-    tokio::net::TcpStream,
-    tokio_tungstenite::tungstenite::Message,
-    tokio_tungstenite::WebSocketStream,
-};
 
 /// Sets up a [`Peer`].
 #[derive(Debug, Clone)]
@@ -48,13 +46,26 @@ impl PeerBuilder {
     #[cfg(feature = "websocket")]
     pub async fn connect_websocket(self, url: &str) -> Result<Peer> {
         let (ws, id) = super::ws::connect(url, self.max_packet).await?;
+        self.connect_with(Box::new(WsClient::new(ws)), id, Vec::new())
+    }
+
+    /// A peer over a transport of the caller's, already connected to the server as peer
+    /// `id` (what the server told it, or chose itself as ENet's client does), with the
+    /// packets that arrived with the connection (`(channel, mode, data)`), which the session
+    /// reads first.
+    pub fn connect_with(
+        self,
+        transport: Box<dyn ClientTransport>,
+        id: i32,
+        early: Vec<(u8, crate::scene::TransferMode, Vec<u8>)>,
+    ) -> Result<Peer> {
         let mut client = Client::new(self.scene, self.opts);
-        client.connected(id, Instant::now())?;
-        Ok(Peer::new(
-            client,
-            Link::Ws(Box::new(ws)),
-            self.service_interval,
-        ))
+        let now = Instant::now();
+        client.connected(id, now)?;
+        for (channel, mode, data) in early {
+            client.receive(1, channel, mode, &data, now);
+        }
+        Ok(Peer::new(client, transport))
     }
 
     /// Connects to an ENet server as `ENetMultiplayerPeer.create_client` does, with a
@@ -100,26 +111,9 @@ impl PeerBuilder {
         tokio::time::timeout(Duration::from_secs(5), connect)
             .await
             .map_err(|_| Error::from(ErrorKind::Transport("ENet connect timed out".into())))??;
-        let mut client = Client::new(self.scene, self.opts);
-        let now = Instant::now();
-        client.connected(id, now)?;
-        for (channel, mode, data) in early {
-            client.receive(1, channel, mode, &data, now);
-        }
-        Ok(Peer::new(
-            client,
-            Link::Enet(Box::new(link)),
-            self.service_interval,
-        ))
+        let every = self.service_interval;
+        self.connect_with(Box::new(EnetClient::new(link, every)), id, early)
     }
-}
-
-enum Link {
-    #[cfg(feature = "websocket")]
-    Ws(Box<WebSocketStream<TcpStream>>),
-    #[cfg(feature = "enet")]
-    Enet(Box<EnetLink>),
-    Closed,
 }
 
 /// A SceneMultiplayer client over WebSocket or ENet: what a Godot game's client does, so
@@ -168,13 +162,10 @@ enum Link {
 /// reachable through it: events come from [`next_event`](Peer::next_event).
 pub struct Peer {
     client: Client,
-    link: Link,
-    /// Wakes the loop for the session's timers and, on ENet, the next service.
+    /// The link to the server; `None` once it is gone.
+    link: Option<Box<dyn ClientTransport>>,
+    /// Wakes the loop for the session's timers and the transport's ([`ClientTransport::next_wake`]).
     sleep: Pin<Box<tokio::time::Sleep>>,
-    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
-    service_interval: Duration,
-    #[cfg_attr(not(feature = "enet"), allow(dead_code))]
-    next_service: Instant,
 }
 
 impl std::fmt::Debug for Peer {
@@ -197,14 +188,11 @@ impl Peer {
         }
     }
 
-    fn new(client: Client, link: Link, every: Duration) -> Self {
-        let now = Instant::now();
+    fn new(client: Client, link: Box<dyn ClientTransport>) -> Self {
         Peer {
             client,
-            link,
-            sleep: Box::pin(tokio::time::sleep_until(now.into())),
-            service_interval: every,
-            next_service: now + every,
+            link: Some(link),
+            sleep: Box::pin(tokio::time::sleep_until(Instant::now().into())),
         }
     }
 
@@ -220,80 +208,62 @@ impl Peer {
 
     /// Whether the link to the server is gone.
     pub fn is_closed(&self) -> bool {
-        matches!(self.link, Link::Closed)
+        self.link.is_none()
     }
 
     fn lost(&mut self) {
-        self.link = Link::Closed;
+        self.link = None;
         self.client.disconnected();
+    }
+
+    /// Hands what the session queued to the link; whether the session asked to close it.
+    fn queue_outputs(&mut self) -> bool {
+        let Some(link) = &mut self.link else {
+            while self.client.poll_output().is_some() {}
+            return false;
+        };
+        while let Some(out) = self.client.poll_output() {
+            match out {
+                Output::Send(t) => link.send(t.channel, t.mode, t.data),
+                Output::Disconnect(_) => {
+                    link.close();
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// One step of writing: what the session queued goes to the link, and the link writes
+    /// what it can. Ready once all is written (or the link is gone).
+    fn poll_write(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let closing = self.queue_outputs();
+        let Some(link) = &mut self.link else {
+            return Poll::Ready(());
+        };
+        match link.poll_flush(cx) {
+            Poll::Ready(Ok(())) if !closing => Poll::Ready(()),
+            // Closed as asked, or failed: the server is gone for this peer.
+            Poll::Ready(_) => {
+                self.lost();
+                Poll::Ready(())
+            }
+            Poll::Pending => Poll::Pending,
+        }
     }
 
     /// Sends everything the session queued.
     pub async fn flush(&mut self) -> Result<()> {
-        let mut failed = false;
-        match &mut self.link {
-            #[cfg(feature = "websocket")]
-            Link::Ws(ws) => {
-                let mut any = false;
-                while let Some(out) = self.client.poll_output() {
-                    match out {
-                        Output::Send(t) => {
-                            any = true;
-                            if ws.feed(Message::Binary(t.data.into())).await.is_err() {
-                                failed = true;
-                                break;
-                            }
-                        }
-                        Output::Disconnect(_) => {
-                            let _ = WebSocketStream::close(ws, None).await;
-                            failed = true;
-                            break;
-                        }
-                    }
-                }
-                if any && !failed && ws.flush().await.is_err() {
-                    failed = true;
-                }
-            }
-            #[cfg(feature = "enet")]
-            Link::Enet(e) => {
-                while let Some(out) = self.client.poll_output() {
-                    match out {
-                        Output::Send(t) => e.send(1, t.channel, t.mode, t.data),
-                        Output::Disconnect(_) => {
-                            e.disconnect(1);
-                            e.flush();
-                            failed = true;
-                            break;
-                        }
-                    }
-                }
-                if !failed {
-                    e.flush();
-                }
-            }
-            Link::Closed => while self.client.poll_output().is_some() {},
-        }
-        if failed {
-            self.lost();
-        }
+        std::future::poll_fn(|cx| self.poll_write(cx)).await;
         Ok(())
     }
 
     /// Closes the link (the server sees a disconnect).
     pub async fn close(&mut self) {
         let _ = self.flush().await;
-        match &mut self.link {
-            #[cfg(feature = "websocket")]
-            Link::Ws(ws) => {
-                let _ = WebSocketStream::close(ws, None).await;
-            }
-            #[cfg(feature = "enet")]
-            Link::Enet(e) => {
-                e.disconnect(1);
-                e.flush();
-            }
-            Link::Closed => {}
+        if let Some(link) = &mut self.link {
+            link.close();
+            let _ = std::future::poll_fn(|cx| link.poll_flush(cx)).await;
         }
         self.lost();
     }
@@ -306,89 +276,60 @@ impl Peer {
     /// does: what the game answers to them then leaves with what the link held meanwhile
     /// (on ENet, the acknowledgement of the packet that brought them), in one datagram.
     pub async fn next_event(&mut self) -> Result<Event> {
+        std::future::poll_fn(|cx| self.poll_event(cx)).await
+    }
+
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event>> {
         loop {
             if let Some(ev) = self.client.poll_event() {
-                return Ok(ev);
+                return Poll::Ready(Ok(ev));
             }
-            self.flush().await?;
+            // Writing what is queued may wait for the socket; reading goes on meanwhile.
+            let _ = self.poll_write(cx);
             if let Some(ev) = self.client.poll_event() {
-                return Ok(ev);
+                return Poll::Ready(Ok(ev));
             }
             let now = Instant::now();
-            match &mut self.link {
-                #[cfg(feature = "websocket")]
-                Link::Ws(ws) => {
-                    tokio::select! {
-                        m = ws.next() => match m {
-                            Some(Ok(Message::Binary(b))) => {
-                                if !b.is_empty() {
-                                    self.client.receive(1, 0, TransferMode::Reliable, &b, now);
-                                }
-                            }
-                            Some(Ok(Message::Text(t))) => {
-                                self.client.receive(1, 0, TransferMode::Reliable, t.as_bytes(), now);
-                            }
-                            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => self.lost(),
-                            Some(Ok(_)) => {}
-                        },
-                        _ = sleep_until(&mut self.sleep, self.client.poll_timeout()) => self.on_timer(),
-                    }
+            let Some(link) = &mut self.link else {
+                return Poll::Ready(Err(Error::from(ErrorKind::Transport(
+                    "disconnected".into(),
+                ))));
+            };
+            let client = &mut self.client;
+            let mut gone = false;
+            let any = link.poll(cx, now, &mut |ev| match ev {
+                LinkEvent::Packet {
+                    channel,
+                    mode,
+                    data,
+                } => client.receive(1, channel, mode, data, now),
+                LinkEvent::Closed => gone = true,
+            });
+            match any {
+                Err(e) => return Poll::Ready(Err(e)),
+                Ok(_) if gone => {
+                    self.lost();
+                    continue;
                 }
-                #[cfg(feature = "enet")]
-                Link::Enet(e) => {
-                    let client = &mut self.client;
-                    let mut gone = false;
-                    let any = e.service(true, |ev| {
-                        match ev {
-                            EnetEvent::Packet {
-                                channel,
-                                mode,
-                                data,
-                                ..
-                            } => client.receive(1, channel, mode, data, now),
-                            EnetEvent::Disconnected(_) => gone = true,
-                            EnetEvent::Connected(_) => {}
-                        }
-                        true
-                    })?;
-                    self.next_service = now + self.service_interval;
-                    if gone {
-                        self.lost();
-                        continue;
-                    }
-                    if any {
-                        continue;
-                    }
-                    let socket = e.socket();
-                    // ENet must be serviced regularly even with no datagram (its timers
-                    // run inside `service`, at the top of this loop): wake for that too.
-                    let wake = match self.client.poll_timeout() {
-                        Some(t) => t.min(self.next_service),
-                        None => self.next_service,
-                    };
-                    tokio::select! {
-                        r = socket.readable() => r?,
-                        _ = sleep_until(&mut self.sleep, Some(wake)) => self.on_timer(),
-                    }
-                }
-                Link::Closed => {
-                    return Err(Error::from(ErrorKind::Transport("disconnected".into())))
-                }
+                Ok(true) => continue,
+                Ok(false) => {}
+            }
+            // Nothing came: sleep until the session's next timer or the transport's.
+            let wake = match (self.client.poll_timeout(), link.next_wake()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let Some(wake) = wake else {
+                return Poll::Pending;
+            };
+            let at = tokio::time::Instant::from_std(wake);
+            if self.sleep.deadline() != at {
+                self.sleep.as_mut().reset(at);
+            }
+            match self.sleep.as_mut().poll(cx) {
+                Poll::Ready(()) => self.on_timer(),
+                Poll::Pending => return Poll::Pending,
             }
         }
-    }
-}
-
-/// Sleeps until `at` (for ever if `None`), reusing `sleep`'s timer entry.
-async fn sleep_until(sleep: &mut Pin<Box<tokio::time::Sleep>>, at: Option<Instant>) {
-    match at {
-        Some(t) => {
-            let t = tokio::time::Instant::from_std(t);
-            if sleep.deadline() != t {
-                sleep.as_mut().reset(t);
-            }
-            sleep.as_mut().await
-        }
-        None => std::future::pending().await,
     }
 }

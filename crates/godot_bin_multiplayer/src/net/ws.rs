@@ -6,15 +6,17 @@
 
 use super::random_id;
 use super::ready::Ready;
+use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
 use crate::error::{Error, ErrorKind, Result};
+use crate::scene::TransferMode;
 use crate::Map;
 use futures_util::stream::FuturesUnordered;
 use futures_util::StreamExt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
@@ -375,4 +377,154 @@ pub(crate) async fn connect(
     tokio::time::timeout(HANDSHAKE_TIMEOUT, connect)
         .await
         .map_err(|_| Error::from(ErrorKind::Transport("handshake timed out".into())))?
+}
+
+/// The bundled WebSocket server as a [`ServerTransport`]: one packet per binary (or text)
+/// message, channel 0, reliable, as `WebSocketMultiplayerPeer` has it.
+impl ServerTransport for WsServer {
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        _now: Instant,
+        on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
+    ) -> Result<bool> {
+        Ok(WsServer::poll(self, cx, |ev| match ev {
+            WsEvent::Connected(id) => on(TransportEvent::Connected(id)),
+            WsEvent::Packet(from, data) => on(TransportEvent::Packet {
+                from,
+                channel: 0,
+                mode: TransferMode::Reliable,
+                data,
+            }),
+            WsEvent::Closed(id) => on(TransportEvent::Disconnected(id)),
+        }))
+    }
+
+    fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) -> Sent {
+        match WsServer::send(self, to, &data) {
+            // Copied into the connection's buffer: the packet's own buffer can be reused.
+            Queued::Yes => Sent::Queued(Some(data)),
+            Queued::NotOurs => Sent::NotMine(data),
+            Queued::TooSlow => Sent::TooSlow,
+        }
+    }
+
+    fn disconnect(&mut self, to: i32) -> bool {
+        self.close(to)
+    }
+
+    fn flush(&mut self) {
+        WsServer::flush(self)
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        // A failed `accept` (out of descriptors, say) is retried soon after.
+        self.accept_failed
+            .then(|| Instant::now() + Duration::from_millis(10))
+    }
+
+    fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        WsServer::local_addr(self).ok()
+    }
+}
+
+/// The bundled WebSocket client (tokio-tungstenite) as a [`ClientTransport`]: one binary
+/// message per packet.
+pub(crate) struct WsClient {
+    ws: WebSocketStream<TcpStream>,
+    /// Messages queued since the last flush began.
+    out: std::collections::VecDeque<Message>,
+    closing: bool,
+}
+
+impl WsClient {
+    pub(crate) fn new(ws: WebSocketStream<TcpStream>) -> Self {
+        WsClient {
+            ws,
+            out: std::collections::VecDeque::new(),
+            closing: false,
+        }
+    }
+}
+
+impl ClientTransport for WsClient {
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+        on: &mut dyn FnMut(LinkEvent<'_>),
+    ) -> Result<bool> {
+        let _ = now;
+        let mut any = false;
+        for _ in 0..FRAMES_PER_POLL {
+            match self.ws.poll_next_unpin(cx) {
+                Poll::Ready(Some(Ok(Message::Binary(b)))) => {
+                    if !b.is_empty() {
+                        on(LinkEvent::Packet {
+                            channel: 0,
+                            mode: TransferMode::Reliable,
+                            data: &b,
+                        });
+                    }
+                    any = true;
+                }
+                // The engine takes text messages as packets too.
+                Poll::Ready(Some(Ok(Message::Text(t)))) => {
+                    on(LinkEvent::Packet {
+                        channel: 0,
+                        mode: TransferMode::Reliable,
+                        data: t.as_bytes(),
+                    });
+                    any = true;
+                }
+                Poll::Ready(Some(Ok(Message::Close(_))) | Some(Err(_)) | None) => {
+                    on(LinkEvent::Closed);
+                    return Ok(true);
+                }
+                // Pings (tungstenite queues the pong) and pongs.
+                Poll::Ready(Some(Ok(_))) => any = true,
+                Poll::Pending => return Ok(any),
+            }
+        }
+        // More may be waiting: come back after the others.
+        cx.waker().wake_by_ref();
+        Ok(any)
+    }
+
+    fn send(&mut self, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
+        self.out.push_back(Message::Binary(data.into()));
+    }
+
+    fn poll_flush(&mut self, cx: &mut Context<'_>) -> Poll<Result<()>> {
+        use futures_util::Sink;
+        let transport = |e: tokio_tungstenite::tungstenite::Error| {
+            Error::from(ErrorKind::Transport(e.to_string()))
+        };
+        let mut ws = Pin::new(&mut self.ws);
+        while !self.out.is_empty() {
+            match ws.as_mut().poll_ready(cx) {
+                Poll::Ready(Ok(())) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(transport(e))),
+                Poll::Pending => return Poll::Pending,
+            }
+            let m = self.out.pop_front().expect("a queued message");
+            if let Err(e) = ws.as_mut().start_send(m) {
+                return Poll::Ready(Err(transport(e)));
+            }
+        }
+        let done = if self.closing {
+            ws.poll_close(cx)
+        } else {
+            ws.poll_flush(cx)
+        };
+        done.map_err(transport)
+    }
+
+    fn close(&mut self) {
+        self.closing = true;
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        None
+    }
 }

@@ -233,9 +233,9 @@ impl Server {
     }
 
     /// Hands back the buffer of a [`Transmit`] the transport has copied out, for the
-    /// session to write a later packet into.
-    #[cfg_attr(not(feature = "websocket"), allow(dead_code))]
-    pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
+    /// session to write a later packet into (a driver's way to spare an allocation a
+    /// packet; the session keeps a few small ones and drops the rest).
+    pub fn recycle(&mut self, buf: Vec<u8>) {
         self.0.recycle(buf)
     }
 

@@ -7,3 +7,5 @@ use godot_bin_testkit as support;
 mod multiplayer;
 #[cfg(all(feature = "websocket", feature = "enet"))]
 mod multiplayer_host;
+#[cfg(all(feature = "websocket", feature = "enet"))]
+mod transport;
