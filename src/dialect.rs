@@ -223,13 +223,6 @@ pub enum VariantType {
 use VariantType as T;
 
 impl VariantType {
-    /// How a fixed builtin's components are stored and how many there are (see
-    /// [`Variant::components`](crate::variant::Variant::components)); `None` for every
-    /// other type.
-    pub fn components(self) -> Option<(crate::types::leaves::LeafKind, usize)> {
-        crate::types::leaves::layout(self)
-    }
-
     /// Number of variants, for tables indexed by `VariantType as usize`.
     pub(crate) const COUNT: usize = T::PackedTypedArray as usize + 1;
 

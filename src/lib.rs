@@ -229,7 +229,9 @@
 //! [`ParseError`](text::ParseError) converts into an [`Error`], so `?` takes both into a
 //! [`Result`]. Lengths are checked against the bytes left before anything is allocated.
 
-// One `unsafe` block, allowed where it stands: `builtin::give`, with its proof and tests.
+// Two `unsafe` blocks, each allowed where it stands with its proof and tests:
+// `builtin::give` (a value decoded whole, handed to a visitor of the same type) and
+// `packet::text::engine_utf8` (bytes checked to be ASCII, read as a str).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // docs.rs (`--cfg docsrs`, nightly): every item gated on a feature carries its badge.

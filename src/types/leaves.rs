@@ -180,22 +180,17 @@ macro_rules! leaves_of {
             }
         }
 
-        /// The fixed builtin of type `ty` made of `leaves` (exactly its number, of its
-        /// kind); `None` for a type that is no fixed builtin or the wrong number.
-        pub(crate) fn variant_of(
-            ty: VariantType,
-            leaves: &[Leaf],
-        ) -> Option<crate::variant::Variant> {
-            match ty {
-                $(VariantType::$t if leaves.len() == <$t as Fixed>::N => {
-                    Some(crate::variant::Variant::$t($t::from_leaves(leaves)))
-                })*
-                _ => None,
-            }
-        }
     };
 }
 fixed_table!(@rows leaves_of);
+
+impl VariantType {
+    /// How a fixed builtin's components are stored and how many there are (see
+    /// `Variant::components`); `None` for every other type.
+    pub fn components(self) -> Option<(LeafKind, usize)> {
+        layout(self)
+    }
+}
 
 #[cfg(test)]
 mod tests {

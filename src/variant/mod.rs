@@ -259,7 +259,17 @@ impl Variant {
     /// for a type that is no fixed builtin, or another number of components. An `I32`
     /// component where a real is stored (or the other way round) is converted.
     pub fn from_components(ty: VariantType, components: &[Component]) -> Option<Variant> {
-        crate::types::leaves::variant_of(ty, components)
+        macro_rules! arms {
+            ($($t:ident),*) => {
+                match ty {
+                    $(VariantType::$t if components.len() == <$t as Fixed>::N => {
+                        Some(Variant::$t($t::from_leaves(components)))
+                    })*
+                    _ => None,
+                }
+            };
+        }
+        for_each_fixed!(arms)
     }
 
     /// The engine type of this value.

@@ -1,7 +1,7 @@
 //! Save files in the CLI: `dump` and `explain` open encrypted (`GDEC`) and compressed
 //! (`GCPF`) files by their magic, and `convert` moves a Godot 3 save to Godot 4.
 
-use crate::Failure;
+use crate::failure::Failure;
 use clap::{Args, ValueEnum};
 use godot_bin::Dialect;
 use godot_bin_files::save::{self as file, Compression, Container, ConvertOptions, Key, Target};

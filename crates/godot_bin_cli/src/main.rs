@@ -33,11 +33,13 @@
 //! The JSON mapping is described in `godot-bin dump --help`.
 
 mod explain;
+mod failure;
 mod files;
 mod json;
 mod resources;
 
 use clap::{Args, Parser, Subcommand};
+use failure::Failure;
 use godot_bin::{Config, Dialect, Variant};
 use godot_bin_files::save::{Container, Layout};
 use std::io::{self, IsTerminal, Read, Write};
@@ -139,43 +141,6 @@ enum Command {
     /// Or convert a resource, scene or ConfigFile between its forms (see below).
     #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
-}
-
-/// A failure, with the byte offset in the input when there is one, and a hint at what
-/// to try instead.
-struct Failure {
-    offset: Option<usize>,
-    message: String,
-    hint: Option<String>,
-}
-
-impl Failure {
-    fn at(offset: usize, message: impl Into<String>) -> Failure {
-        Failure {
-            offset: Some(offset),
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    fn msg(message: impl Into<String>) -> Failure {
-        Failure {
-            offset: None,
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    fn with_hint(mut self, hint: Option<String>) -> Failure {
-        self.hint = hint;
-        self
-    }
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::msg(e.to_string())
-    }
 }
 
 fn main() -> ExitCode {

@@ -7,7 +7,7 @@
 //! its content: a ConfigFile written by `save_encrypted_pass`, whatever its extension.
 
 use crate::json;
-use crate::Failure;
+use crate::failure::Failure;
 use godot_bin::Variant;
 use godot_bin_files::resource::{
     BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,

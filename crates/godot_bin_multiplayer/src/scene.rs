@@ -2,7 +2,7 @@
 //! ids and checksums, and the replication configs of spawnable nodes.
 
 use super::error::{Error, ErrorKind, Result};
-use crate::Map;
+use crate::map::Map;
 use std::sync::Arc;
 
 /// Who may call an RPC (`@rpc("any_peer")`, `@rpc("authority")`, or disabled).

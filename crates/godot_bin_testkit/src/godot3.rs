@@ -31,7 +31,7 @@
 //! * stdout always starts with the banner
 //!   `Godot Engine v3.2.3.stable.custom_build - https://godotengine.org`
 //!   and a line holding a single space; `print()` output follows. Hence
-//!   [`RunResult::lines_with_prefix`]: print your results behind a marker.
+//!   [`RunResult::lines_with_prefix`](super::run::RunResult::lines_with_prefix): print your results behind a marker.
 //!   stdout is flushed after every `print`, even if the engine is killed.
 //! * With `LANG=C.UTF-8` the engine prints two `ERROR: ... Invalid locale
 //!   'C'` lines to stderr; the harness sets `LANG=en_US.UTF-8` to avoid them.
@@ -40,7 +40,7 @@
 //!   the body runs in its own function (see `run.rs`). A parse error makes
 //!   the engine exit with status 0 without running anything (no start
 //!   marker; `completed()` is false).
-//! * `quit(n)` sets the exit status (visible as [`RunResult::status`]).
+//! * `quit(n)` sets the exit status (visible as [`RunResult::status`](super::run::RunResult::status)).
 
 // The harness's runs, as `godot3::run_script(engine, ...)` and so on: the engine's type
 // picks its row. (Unused in the `it` binary, which runs no engine.)

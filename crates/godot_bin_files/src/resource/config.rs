@@ -35,6 +35,7 @@
 //! wrote, byte for byte (a Godot 4 file's initial vector is random, so only the file can
 //! give it).
 
+use super::lex::encode_key;
 use super::document::{Document, Form, Properties, Property, Section, Tag};
 use super::syntax::Style;
 use crate::error::{Error, Result};
@@ -499,18 +500,6 @@ pub(crate) fn fields_of<T: Serialize + ?Sized>(value: &T) -> Result<Vec<(String,
     }
 }
 
-/// A key as the engine writes it: Godot 4's `property_name_encode` (quoted, `\` and `"`
-/// escaped, when it holds `=` `"` `;` `[` `]` or a character outside `!`..`~`); Godot 3
-/// writes it as it is.
-pub(crate) fn encode_key(key: &str, dialect: Dialect) -> String {
-    let plain = |c: char| !matches!(c, '=' | '"' | ';' | '[' | ']') && ('!'..='~').contains(&c);
-    if dialect != Dialect::Godot4 || key.chars().all(plain) {
-        return key.into();
-    }
-    let mut out = String::with_capacity(key.len() + 2);
-    let _ = super::syntax::write_quoted(&mut out, key);
-    out
-}
 
 /// Which engine's spacing a document's values were printed with.
 fn detect_dialect(doc: &Document) -> Dialect {

@@ -368,8 +368,8 @@ impl Form {
     /// The text before a new property's value.
     pub(crate) fn head(self, name: &str) -> String {
         match self {
-            Form::Config(d) => format!("{}=", super::config::encode_key(name, d)),
-            Form::Resource(_) => format!("{} = ", super::section::encode_property(name)),
+            Form::Config(d) => format!("{}=", super::lex::encode_key(name, d)),
+            Form::Resource(_) => format!("{} = ", super::lex::encode_property(name)),
             Form::Binary => String::new(),
         }
     }

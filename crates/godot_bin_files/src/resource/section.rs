@@ -1,7 +1,7 @@
 //! [`Section`]'s API: its tag's attributes (typed where the engine gives them a meaning)
 //! and the properties under it, with serde for the properties.
 
-use super::config::{encode_key, fields_of};
+use super::config::fields_of;
 use super::document::{Form, Properties, Property, Section, Tag};
 use super::reference::Reference;
 use crate::error::Result;
@@ -231,15 +231,6 @@ impl Section {
     }
 }
 
-/// A property name as the resource writers encode it: Godot 4's `property_name_encode`
-/// (see [`encode_key`]) in every dialect. Godot 3's own encoder leaves `;`, `[` and `]`
-/// unquoted, and then no reader, the engine's included, reads the line back as that name;
-/// engine-made files never hold such names (properties are identifiers), so quoting them
-/// changes no engine file and makes what the crate writes read back
-/// (`tests/it/regression_godot3_names.rs`).
-pub(crate) fn encode_property(name: &str) -> String {
-    encode_key(name, Dialect::Godot4)
-}
 
 /// The value of the property `name`; panics if there is none ([`Section::get`] asks).
 impl std::ops::Index<&str> for Section {

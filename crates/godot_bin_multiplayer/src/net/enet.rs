@@ -7,7 +7,7 @@ use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, Transp
 use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
 use crate::scene::TransferMode;
-use crate::Map;
+use crate::map::Map;
 use rusty_enet::{Event, Packet, PacketKind};
 use std::io;
 use std::net::SocketAddr;
@@ -279,7 +279,7 @@ impl ServerTransport for EnetServer {
         cx: &mut Context<'_>,
         now: Instant,
         on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
-    ) -> crate::Result<bool> {
+    ) -> crate::error::Result<bool> {
         let force = now >= self.next_service;
         // Registers the task for the next datagram when none is waiting.
         if !self.link.poll_readable(cx) && !force {
@@ -358,7 +358,7 @@ impl ClientTransport for EnetClient {
         cx: &mut Context<'_>,
         now: Instant,
         on: &mut dyn FnMut(LinkEvent<'_>),
-    ) -> crate::Result<bool> {
+    ) -> crate::error::Result<bool> {
         let any = self.link.service(true, |ev| {
             match ev {
                 EnetEvent::Packet {
@@ -385,7 +385,7 @@ impl ClientTransport for EnetClient {
         self.link.send(1, channel, mode, data);
     }
 
-    fn poll_flush(&mut self, _cx: &mut Context<'_>) -> std::task::Poll<crate::Result<()>> {
+    fn poll_flush(&mut self, _cx: &mut Context<'_>) -> std::task::Poll<crate::error::Result<()>> {
         self.link.flush();
         std::task::Poll::Ready(Ok(()))
     }

@@ -10,7 +10,7 @@ use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, Transp
 use super::wslink::{self, Link, Turn, CLOSE_NORMAL};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene::TransferMode;
-use crate::Map;
+use crate::map::Map;
 use futures_util::stream::FuturesUnordered;
 use futures_util::StreamExt;
 use std::future::Future;

@@ -12,12 +12,12 @@
 macro_rules! game_api {
     ($inner:tt) => {
         /// The declared scene.
-        pub fn scene(&self) -> &std::sync::Arc<$crate::Scene> {
+        pub fn scene(&self) -> &std::sync::Arc<$crate::scene::Scene> {
             self.$inner.scene()
         }
 
         /// The options.
-        pub fn options(&self) -> &$crate::Options {
+        pub fn options(&self) -> &$crate::session::Options {
             self.$inner.options()
         }
 
@@ -42,10 +42,10 @@ macro_rules! game_api {
         pub fn call_args(
             &mut self,
             to: i32,
-            node: $crate::NodeId,
+            node: $crate::scene::NodeId,
             method: &str,
-            args: &$crate::Args,
-        ) -> $crate::Result<()> {
+            args: &$crate::args::Args,
+        ) -> $crate::error::Result<()> {
             self.$inner.call_args(to, node, method, args)
         }
 
@@ -53,23 +53,23 @@ macro_rules! game_api {
         /// `-id` = all but `id`). `args` is a tuple of the arguments (`&(value,)` for one,
         /// `&()` for none) or an [`Args`](crate::Args); anything else does not
         /// compile (see [`CallArgs`](crate::CallArgs)).
-        pub fn rpc_id<A: $crate::CallArgs + ?Sized>(
+        pub fn rpc_id<A: $crate::args::CallArgs + ?Sized>(
             &mut self,
             to: i32,
             path: &str,
             method: &str,
             args: &A,
-        ) -> $crate::Result<()> {
+        ) -> $crate::error::Result<()> {
             self.$inner.rpc_id(to, path, method, args)
         }
 
         /// `rpc(...)`: calls `method` on every admitted peer.
-        pub fn rpc<A: $crate::CallArgs + ?Sized>(
+        pub fn rpc<A: $crate::args::CallArgs + ?Sized>(
             &mut self,
             path: &str,
             method: &str,
             args: &A,
-        ) -> $crate::Result<()> {
+        ) -> $crate::error::Result<()> {
             self.$inner.rpc(path, method, args)
         }
 
@@ -78,20 +78,20 @@ macro_rules! game_api {
             &mut self,
             to: i32,
             data: &[u8],
-            mode: $crate::TransferMode,
+            mode: $crate::scene::TransferMode,
             channel: u8,
-        ) -> $crate::Result<()> {
+        ) -> $crate::error::Result<()> {
             self.$inner.send_bytes(to, data, mode, channel)
         }
 
         /// `send_auth(peer, data)`: auth data to a pending peer.
-        pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> $crate::Result<()> {
+        pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> $crate::error::Result<()> {
             self.$inner.send_auth(peer, data)
         }
 
         /// `complete_auth(peer)`: our side accepts; the peer is admitted once it completes
         /// too.
-        pub fn complete_auth(&mut self, peer: i32) -> $crate::Result<()> {
+        pub fn complete_auth(&mut self, peer: i32) -> $crate::error::Result<()> {
             self.$inner.complete_auth(peer)
         }
     };
@@ -105,7 +105,7 @@ macro_rules! driver_api {
             &mut self,
             from: i32,
             channel: u8,
-            mode: $crate::TransferMode,
+            mode: $crate::scene::TransferMode,
             packet: &[u8],
             now: std::time::Instant,
         ) {
@@ -113,12 +113,12 @@ macro_rules! driver_api {
         }
 
         /// The next event, if any.
-        pub fn poll_event(&mut self) -> Option<$crate::Event> {
+        pub fn poll_event(&mut self) -> Option<$crate::session::Event> {
             self.$inner.poll_event()
         }
 
         /// The next packet or disconnect for the transport, if any.
-        pub fn poll_output(&mut self) -> Option<$crate::Output> {
+        pub fn poll_output(&mut self) -> Option<$crate::session::Output> {
             self.$inner.poll_output()
         }
 

@@ -5,7 +5,7 @@ use super::{Client, Event, Output, Server, Session, SERVER_ID};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, TransferMode};
 use crate::wire;
-use crate::Map;
+use crate::map::Map;
 use std::collections::BTreeSet;
 use std::time::Instant;
 

@@ -116,7 +116,7 @@ mod tests {
         s.receive(
             6,
             0,
-            crate::TransferMode::Reliable,
+            crate::scene::TransferMode::Reliable,
             &[crate::wire::cmd::SYS, crate::wire::sys::AUTH],
             t0,
         );

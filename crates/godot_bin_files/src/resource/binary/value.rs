@@ -42,7 +42,7 @@ use godot_bin::{
 };
 
 /// How deep values may nest: the engine's own limit.
-pub(crate) use crate::MAX_DEPTH;
+pub(crate) use crate::depth::MAX_DEPTH;
 
 const NIL: u32 = 1;
 const BOOL: u32 = 2;
@@ -117,7 +117,7 @@ pub(crate) fn read(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Resul
         );
     }
     if depth > 32 {
-        return crate::grow_stack(|| read_value(input, t, depth));
+        return crate::depth::grow_stack(|| read_value(input, t, depth));
     }
     read_value(input, t, depth)
 }
@@ -437,7 +437,7 @@ pub(crate) fn write(
         )));
     }
     if depth > 32 {
-        return crate::grow_stack(|| write_value(out, v, t, depth));
+        return crate::depth::grow_stack(|| write_value(out, v, t, depth));
     }
     write_value(out, v, t, depth)
 }
