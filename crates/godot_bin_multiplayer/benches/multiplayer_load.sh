@@ -30,7 +30,7 @@ set -euo pipefail
 secs=${1:-10}
 runs=${RUNS:-3}
 cd "$(dirname "$0")/.."
-cargo build --release -p godot_bin_multiplayer --example multiplayer_echo \
+cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo \
   --example multiplayer_load --example multiplayer_bare
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples

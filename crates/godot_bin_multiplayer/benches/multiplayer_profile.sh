@@ -18,7 +18,7 @@ set -euo pipefail
 secs=${1:-10}
 cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "perf not found (Debian: apt-get install linux-perf)" >&2; exit 1; }
-cargo build --release -p godot_bin_multiplayer --example multiplayer_echo \
+cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo \
   --example multiplayer_load --example multiplayer_bare
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
