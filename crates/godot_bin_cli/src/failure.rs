@@ -38,4 +38,3 @@ impl From<io::Error> for Failure {
         Failure::msg(e.to_string())
     }
 }
-

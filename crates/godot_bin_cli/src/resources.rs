@@ -6,8 +6,8 @@
 //! `[gd_scene`), and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
 //! its content: a ConfigFile written by `save_encrypted_pass`, whatever its extension.
 
-use crate::json;
 use crate::failure::Failure;
+use crate::json;
 use godot_bin::Variant;
 use godot_bin_files::resource::{
     BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,

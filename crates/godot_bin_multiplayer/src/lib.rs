@@ -89,7 +89,6 @@ pub mod internals {
     pub use crate::net::wslink;
 }
 
-
 pub use args::{Args, CallArgs};
 pub use error::{Error, ErrorKind, Result};
 pub use scene::{

@@ -35,8 +35,8 @@
 //! wrote, byte for byte (a Godot 4 file's initial vector is random, so only the file can
 //! give it).
 
-use super::lex::encode_key;
 use super::document::{Document, Form, Properties, Property, Section, Tag};
+use super::lex::encode_key;
 use super::syntax::Style;
 use crate::error::{Error, Result};
 use crate::save::{Key, Layout};
@@ -499,7 +499,6 @@ pub(crate) fn fields_of<T: Serialize + ?Sized>(value: &T) -> Result<Vec<(String,
         ))),
     }
 }
-
 
 /// Which engine's spacing a document's values were printed with.
 fn detect_dialect(doc: &Document) -> Dialect {

@@ -231,7 +231,6 @@ impl Section {
     }
 }
 
-
 /// The value of the property `name`; panics if there is none ([`Section::get`] asks).
 impl std::ops::Index<&str> for Section {
     type Output = Variant;

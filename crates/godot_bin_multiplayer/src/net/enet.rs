@@ -6,8 +6,8 @@ use super::shards::Shards;
 use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 use super::udp::{bind_server, Udp};
 use super::{enet_channel, from_enet_channel};
-use crate::scene::TransferMode;
 use crate::map::Map;
+use crate::scene::TransferMode;
 use rusty_enet::{Event, Packet, PacketKind};
 use std::io;
 use std::net::SocketAddr;
@@ -81,6 +81,11 @@ impl EnetLink {
             "0.0.0.0:0".parse().expect("literal")
         };
         let socket = UdpSocket::bind(local).await?;
+        // `Udp::send_held` sends with `try_send_to`, which fails with WouldBlock, without a
+        // system call, until the reactor has seen the new socket writable: the CONNECT was
+        // dropped and ENet sent it again only after its 500 ms retransmission timeout (a
+        // bot took 505 ms to connect on loopback; issue 39).
+        socket.writable().await?;
         let mut link = EnetLink::new(socket, 1, false, max_packet)?;
         let index = link.shards.connect(addr, 255, id as u32)?;
         link.ids.insert(1, index);

@@ -3,9 +3,9 @@
 
 use super::{Client, Event, Output, Server, Session, SERVER_ID};
 use crate::error::{Error, ErrorKind, Result};
+use crate::map::Map;
 use crate::scene::{NodeId, TransferMode};
 use crate::wire;
-use crate::map::Map;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
