@@ -110,7 +110,10 @@
 //! the text of any dialect: spaces do not matter, every engine's type names are accepted
 //! (`Quat` and `Quaternion`, `PoolIntArray` and `PackedInt32Array`...), as are `&"..."`
 //! and `@"..."` StringNames, `inf_neg`, `-inf`, `-nan` (with or without `.0`), base64 `PackedByteArray("...")`, typed
-//! containers, `Object(...)` and `;` comments. A parse error carries the byte offset, line
+//! containers, `Object(...)` and `;` comments. Escapes are read as both engines read them:
+//! `\a` and `\v` are the letters (the engines' writers print BEL and VT so, and read them
+//! back as letters); Godot 4's six-digit `\U` is read in every dialect, where Godot 3.2.3
+//! reads `\U01F600` as `U01F600` (its writer never writes one). A parse error carries the byte offset, line
 //! and column ([`ParseError`]). Nesting is limited to [`MAX_DEPTH`] levels, so hostile text
 //! cannot overflow the stack.
 

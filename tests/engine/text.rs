@@ -29,7 +29,68 @@ pub fn trials() -> Vec<Trial> {
                 engine_prints_special_floats_as_we_do(engine, "var_to_str(bytes_to_var", "nan")
             },
         ),
+        // Issue 41: `\a` and `\v` read as the letters, as both engines read them.
+        godot3_trial("text::godot3_reads_escapes_as_we_do", |engine| {
+            engine_reads_escapes_as_we_do(engine, "var2bytes(str2var")
+        }),
+        godot4_trial("text::godot4_reads_escapes_as_we_do", |engine| {
+            engine_reads_escapes_as_we_do(engine, "var_to_bytes(str_to_var")
+        }),
     ]
+}
+
+/// Texts with every escape the engines' reader knows (and some it does not), in strings,
+/// StringNames and NodePaths: the engine's `str_to_var` of each, as a packet, is the
+/// packet of this crate's reading of the same text.
+fn engine_reads_escapes_as_we_do<K: Kind>(engine: &Godot<K>, read: &str) {
+    let dialect = K::DIALECT;
+    let texts = [
+        r#""a\vb\ac""#,
+        r#""\a\b\f\n\r\t\v\\\"\'\?\x\u00e9""#,
+        r#"["\v", "\a", "x\vy"]"#,
+        r#"NodePath("a\vb/c\a:d")"#,
+    ];
+    let texts: Vec<&str> = if dialect == Dialect::Godot4 {
+        let mut t = texts.to_vec();
+        // Godot 4 only: StringNames, and the six-digit `\U` (Godot 3.2.3 reads `\U01F600` as
+        // `U01F600`; its writer never writes one, the crate reads it in every dialect:
+        // text module docs).
+        t.push(r#"&"n\vm\a""#);
+        t.push(r#""\U01F600""#);
+        t.push(r#"PackedStringArray("\v\a", "\t")"#);
+        t
+    } else {
+        let mut t = texts.to_vec();
+        t.push(r#"PoolStringArray("\v\a", "\t")"#);
+        t
+    };
+    let mut body = String::new();
+    let mut files = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        files.push((format!("t{i}.txt"), t.as_bytes().to_vec()));
+        body.push_str(&format!(
+            "\twrite_bytes(\"t{i}.bin\", {read}(read_bytes(\"t{i}.txt\").get_string_from_utf8())))\n"
+        ));
+    }
+    let file_refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let res = godot::run_script(engine, &body, &file_refs);
+    res.assert_ok();
+    let cfg = Config::new(dialect);
+    for (i, t) in texts.iter().enumerate() {
+        let ours: Variant = t.parse().unwrap_or_else(|e| panic!("{t}: {e}"));
+        let theirs = res.read_file(&format!("t{i}.bin"));
+        assert_eq!(
+            cfg.to_vec(&ours).unwrap(),
+            theirs,
+            "{t}: ours {ours:?}, the engine's {:?}",
+            cfg.from_slice::<Variant>(&theirs)
+        );
+    }
+    // The issue's own example: `str_to_var("\"a\\vb\\ac\"") == "avbac"`.
+    assert_eq!("\"a\\vb\\ac\"".parse::<Variant>().unwrap(), Variant::from("avbac"));
 }
 
 /// Values holding NaNs of both signs and infinities, as a FLOAT (64- and 32-bit, and

@@ -201,9 +201,10 @@ impl Parser<'_> {
     }
 
     /// The body of a quoted string (after the opening quote), with the engine's escapes:
-    /// `\b \t \n \f \r`, `\uXXXX` (UTF-16, surrogate pairs joined), `\UXXXXXX`, plus `\a`
-    /// and `\v` (which the engine writes but reads as letters); any other escaped
-    /// character stands for itself.
+    /// `\b \t \n \f \r`, `\uXXXX` (UTF-16, surrogate pairs joined), `\UXXXXXX`; any other
+    /// escaped character stands for itself, `\a` and `\v` too: the engines' writers print
+    /// BEL and VT so (`c_escape`), but their readers take them as the letters (Godot 3.2.3
+    /// and 4.4.1: `str_to_var("\"a\\vb\\ac\"") == "avbac"`; tests/engine/text.rs).
     fn string(&mut self, start: usize) -> Result<String, ParseError> {
         let mut out = String::new();
         let mut lead_surrogate: Option<u32> = None;
@@ -227,8 +228,6 @@ impl Parser<'_> {
                         'n' => 10,
                         'f' => 12,
                         'r' => 13,
-                        'a' => 7,
-                        'v' => 11,
                         'u' | 'U' => {
                             let len = if e == 'U' { 6 } else { 4 };
                             let hex = self.text.get(self.pos..self.pos + len).unwrap_or("");
