@@ -144,15 +144,23 @@ pub(super) fn key_eq(a: &Variant, b: &Variant) -> bool {
 pub(super) fn inner_eq(a: &Variant, b: &Variant) -> bool {
     use Variant as V;
     match (a, b) {
-        (V::Array(x), V::Array(y)) | (V::PackedTypedArray(x), V::PackedTypedArray(y)) => {
+        // Godot 4's Array and Dictionary compare their elements only (`recursive_equal`),
+        // and hash them only: a typed container and an untyped one with the same elements
+        // are one key (issue 41, item 13; tests/engine/equality.rs). Pandemonium 5's
+        // PackedTypedArray keeps its type in the comparison.
+        (V::Array(x), V::Array(y)) => {
+            x.shared == y.shared
+                && x.len() == y.len()
+                && x.iter().zip(y.iter()).all(|(p, q)| inner_eq(p, q))
+        }
+        (V::PackedTypedArray(x), V::PackedTypedArray(y)) => {
             x.element_type == y.element_type
                 && x.shared == y.shared
                 && x.len() == y.len()
                 && x.iter().zip(y.iter()).all(|(p, q)| inner_eq(p, q))
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            x.types == y.types
-                && x.len() == y.len()
+            x.len() == y.len()
                 && x.iter()
                     .zip(y.iter())
                     .all(|((k1, v1), (k2, v2))| inner_eq(k1, k2) && inner_eq(v1, v2))

@@ -10,10 +10,62 @@ use libtest_mimic::Trial;
 
 /// This area's trials, for `tests/engine/main.rs`.
 pub fn trials() -> Vec<Trial> {
-    vec![godot4_trial(
-        "equality::dictionary_equality_is_the_engines",
-        dictionary_equality_is_the_engines,
-    )]
+    vec![
+        godot4_trial(
+            "equality::dictionary_equality_is_the_engines",
+            dictionary_equality_is_the_engines,
+        ),
+        godot4_trial(
+            "equality::typed_and_untyped_containers_are_one_key_as_in_the_engine",
+            typed_and_untyped_containers_are_one_key_as_in_the_engine,
+        ),
+    ]
+}
+
+/// Issue 41, item 13: Godot 4 hashes and compares a container key by its elements only,
+/// so a typed and an untyped container with the same elements are one key: a packet that
+/// holds both decodes to one entry, the first key with the last value, in the engine and
+/// here alike.
+fn typed_and_untyped_containers_are_one_key_as_in_the_engine(engine: &Godot4) {
+    let cfg = Config::default();
+    let empty_typed = typed(vec![]);
+    let empty = dict(vec![]);
+    let full_typed = typed(vec![(s("a"), 1.into())]);
+    let full = dict(vec![(s("a"), 1.into())]);
+    let ints = Variant::Array(Array::typed(
+        ElementType::Builtin(VariantType::Int),
+        vec![Variant::Int(3)],
+    ));
+    let plain_ints = Variant::from(vec![Variant::Int(3)]);
+    let entries: Vec<(Variant, Variant)> = vec![
+        (empty_typed, 1.into()),
+        (empty, 2.into()),
+        (full, 3.into()),
+        (full_typed, 4.into()),
+        (ints, 5.into()),
+        (plain_ints, 6.into()),
+    ];
+    // The packet written by hand: the crate's own Dictionary would not hold both keys.
+    let mut packet = vec![27, 0, 0, 0];
+    packet.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+    for (k, v) in &entries {
+        packet.extend(cfg.to_vec(k).unwrap());
+        packet.extend(cfg.to_vec(v).unwrap());
+    }
+    let res = godot4::run_script(
+        engine,
+        "write_bytes(\"out.bin\", var_to_bytes(bytes_to_var(read_bytes(\"in.bin\"))))",
+        &[("in.bin", &packet)],
+    );
+    res.assert_ok();
+    let theirs = res.read_file("out.bin");
+    let ours: Variant = cfg.from_slice(&packet).unwrap();
+    assert_eq!(ours.as_dictionary().unwrap().len(), 3, "{ours:?}");
+    assert_eq!(cfg.to_vec(&ours).unwrap(), theirs, "{ours:?}");
+    // The first key stays, with the last value.
+    let (k, v) = ours.as_dictionary().unwrap().get_index(0).unwrap();
+    assert!(k.as_dictionary().unwrap().is_typed());
+    assert_eq!(v, &Variant::Int(2));
 }
 
 fn dict(pairs: Vec<(Variant, Variant)>) -> Variant {
