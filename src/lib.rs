@@ -261,7 +261,7 @@ pub use config::{Config, STACK_SAFE_DEPTH};
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
-pub use de::{from_reader, from_slice, take_from_slice};
+pub use de::{from_reader, from_slice, take_from_slice, HINT_LIMIT};
 pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use ser::{to_vec, to_writer, Compound, Serializer};

@@ -61,6 +61,11 @@ impl Config {
         ) {
             return error;
         }
+        // A packet that reads cleanly in this dialect is this dialect's: the error is the
+        // Rust type's (a struct that does not fit), not the engine's.
+        if self.decodes_cleanly(bytes) {
+            return error;
+        }
         let decodes_as = self.dialects_that_decode(bytes);
         if decodes_as.is_empty() {
             return error;

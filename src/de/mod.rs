@@ -364,12 +364,35 @@ impl Config {
     /// Decodes one value that fills `bytes` exactly; trailing bytes are an error.
     /// `&str` and `serde_bytes` `&[u8]` fields borrow from `bytes`.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let (value, rest) = self.take_from_slice(bytes)?;
-        if !rest.is_empty() {
-            let at = bytes.len() - rest.len();
-            return Err(Error::at(ErrorKind::TrailingBytes(rest.len()), at));
+        match self.take_from_slice(bytes) {
+            Ok((value, [])) => Ok(value),
+            Ok((_, rest)) => {
+                let at = bytes.len() - rest.len();
+                let e = Error::at(ErrorKind::TrailingBytes(rest.len()), at);
+                Err(self.hint_packet(bytes, e))
+            }
+            Err(e) => Err(self.hint_packet(bytes, e)),
         }
-        Ok(value)
+    }
+
+    /// A whole packet's error, with the dialects that read it named
+    /// ([`hint_dialect`](Config::hint_dialect)) where the error itself says the bytes are
+    /// not this dialect's packet: bytes left after a whole value (the usual sign of
+    /// another engine's packet: issue 41) or a type id the dialect does not have. Other
+    /// kinds stay what they are, so that code matching them (a stream reader waiting on
+    /// [`ErrorKind::UnexpectedEof`]) sees them; nor is a packet past [`HINT_LIMIT`] bytes
+    /// tried, which would be decoded once for each dialect on a failure.
+    #[cold]
+    #[inline(never)]
+    fn hint_packet(&self, bytes: &[u8], e: Error) -> Error {
+        let telling = matches!(
+            e.kind(),
+            ErrorKind::TrailingBytes(_) | ErrorKind::UnknownTypeId { .. }
+        );
+        if !telling || bytes.len() > HINT_LIMIT {
+            return e;
+        }
+        self.hint_dialect(bytes, e)
     }
 
     /// Decodes the value at the start of `bytes` and returns it with the bytes after it, for
@@ -411,6 +434,10 @@ impl Config {
         self.from_slice(&bytes)
     }
 }
+
+/// The largest packet [`Config::from_slice`] names other dialects for when it fails (see
+/// [`Config::hint_dialect`]): naming them decodes the packet once for each dialect.
+pub const HINT_LIMIT: usize = 64 << 10;
 
 /// Decodes one value that fills `bytes` exactly, with the default [`Config`]. Strings and
 /// `serde_bytes` byte slices borrow from `bytes`.

@@ -90,7 +90,10 @@ fn engine_reads_escapes_as_we_do<K: Kind>(engine: &Godot<K>, read: &str) {
         );
     }
     // The issue's own example: `str_to_var("\"a\\vb\\ac\"") == "avbac"`.
-    assert_eq!("\"a\\vb\\ac\"".parse::<Variant>().unwrap(), Variant::from("avbac"));
+    assert_eq!(
+        "\"a\\vb\\ac\"".parse::<Variant>().unwrap(),
+        Variant::from("avbac")
+    );
 }
 
 /// Values holding NaNs of both signs and infinities, as a FLOAT (64- and 32-bit, and

@@ -394,11 +394,7 @@ fn strings_escape_as_the_engine_does() {
         Variant::StringName(StringName::from("x")).to_text(Dialect::Pandemonium),
         "@\"x\""
     );
-    let strings = PackedStringArray::from(vec![
-        s.to_owned(),
-        String::new(),
-        "\r\u{c}\u{8}".into(),
-    ]);
+    let strings = PackedStringArray::from(vec![s.to_owned(), String::new(), "\r\u{c}\u{8}".into()]);
     for d in [Dialect::Godot4, Dialect::Godot3, Dialect::Pandemonium] {
         for v in [
             Variant::from(s),
