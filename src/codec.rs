@@ -53,6 +53,29 @@ use tokio_util::codec::{Decoder, Encoder};
 /// `T` defaults to [`Variant`]; use your own `#[derive(Deserialize)]` message type to
 /// decode straight into it. The types sent need not be `T`: a server can decode client
 /// messages and encode server messages with the same codec.
+///
+/// ```
+/// use bytes::BytesMut;
+/// use godot_bin::codec::VariantCodec;
+/// use godot_bin::framing::Framing;
+/// use godot_bin::{Config, Variant};
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// // Frames as `StreamPeerTCP.put_var` writes them; at most 64 KiB each.
+/// let mut codec: VariantCodec = VariantCodec::new(Framing::new(Config::default()).max_frame_len(64 << 10));
+/// let mut wire = BytesMut::new();
+/// codec.encode(&("hello", 1), &mut wire)?;
+/// // Half a frame: nothing yet (a stream reader waits for more).
+/// let mut half = wire.split_to(wire.len() / 2);
+/// assert!(codec.decode(&mut half)?.is_none());
+/// half.unsplit(wire);
+/// let v = codec.decode(&mut half)?.expect("a whole frame");
+/// assert_eq!(v, Variant::from(vec![Variant::from("hello"), Variant::from(1)]));
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+///
+/// In a tokio server, `tokio_util::codec::Framed::new(socket, codec)` gives a stream of
+/// decoded values and a sink of encodable ones (`examples/game_server.rs`).
 pub struct VariantCodec<T = Variant> {
     framing: Framing,
     _value: PhantomData<fn() -> T>,

@@ -183,7 +183,35 @@ fn one_of(names: &[&str], what: &str) -> String {
     }
 }
 
-/// An encoding or decoding error, with the byte offset where decoding failed.
+/// An encoding or decoding error: what went wrong ([`kind`](Self::kind)), where in the
+/// value ([`path`](Self::path)) and where in the bytes ([`offset`](Self::offset)). Its
+/// `Display` and its `Debug` read as one sentence, so `fn main() -> Result<(), Error>`
+/// prints it as it is.
+///
+/// ```
+/// use godot_bin::{ErrorKind, Variant};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug)]
+/// struct Player { name: String, hp: u8 }
+/// #[derive(Deserialize, Debug)]
+/// struct Save { players: Vec<Player> }
+///
+/// // A save a game wrote: the second player's hp does not fit in a u8.
+/// let save: Variant = "{\"players\": [{\"name\": \"Ada\", \"hp\": 10}, {\"name\": \"Bo\", \"hp\": 300}]}".parse()?;
+/// let bytes = godot_bin::to_vec(&save)?;
+/// let err = godot_bin::from_slice::<Save>(&bytes).unwrap_err();
+/// match err.kind() {
+///     ErrorKind::NumberOutOfRange { value, target } => {
+///         assert_eq!((value.as_str(), *target), ("300", "u8"));
+///     }
+///     other => panic!("{other}"),
+/// }
+/// assert_eq!(err.path(), "players[1].hp");
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// assert!(err.to_string().starts_with("300 does not fit in u8 at players[1].hp at byte offset"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// One pointer wide, so that every `Result<(), Error>` the encoder and decoder pass up
 /// travels in a register (as serde_json's does), not through memory.

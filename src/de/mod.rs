@@ -439,8 +439,33 @@ impl Config {
 /// [`Config::hint_dialect`]): naming them decodes the packet once for each dialect.
 pub const HINT_LIMIT: usize = 64 << 10;
 
-/// Decodes one value that fills `bytes` exactly, with the default [`Config`]. Strings and
-/// `serde_bytes` byte slices borrow from `bytes`.
+/// Decodes one value that fills `bytes` exactly, with the default [`Config`] (Godot 4):
+/// what GDScript's `var_to_bytes` wrote. Strings and `serde_bytes` byte slices borrow from
+/// `bytes`. A failure says what and where ([`Error::kind`](crate::error::Error::kind),
+/// [`Error::path`](crate::error::Error::path), the byte offset).
+///
+/// ```
+/// use godot_bin::{ErrorKind, Variant};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct Hit<'a> {
+///     target: &'a str, // borrowed from the packet
+///     damage: i32,
+/// }
+/// // var_to_bytes({"target": "slime", "damage": 7}) in Godot 4:
+/// let bytes = godot_bin::to_vec(&Variant::Dictionary(
+///     [("target", Variant::from("slime")), ("damage", Variant::from(7))].into_iter().collect(),
+/// ))?;
+/// let hit: Hit = godot_bin::from_slice(&bytes)?;
+/// assert_eq!(hit, Hit { target: "slime", damage: 7 });
+///
+/// // A packet that ends early: the kind to match on, and where.
+/// let err = godot_bin::from_slice::<Hit>(&bytes[..20]).unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::UnexpectedEof));
+/// assert!(err.offset().is_some());
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
 pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Config::default().from_slice(bytes)
 }

@@ -569,7 +569,23 @@ impl Config {
     }
 }
 
-/// Encodes `value` with the default [`Config`] (Godot 4, single precision).
+/// Encodes `value` with the default [`Config`] (Godot 4, single precision): the bytes
+/// GDScript's `bytes_to_var` reads back to the same value.
+///
+/// ```
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// struct Hit {
+///     target: String,
+///     damage: i32,
+/// }
+/// let bytes = godot_bin::to_vec(&Hit { target: "slime".into(), damage: 7 })?;
+/// // A Dictionary (type 27) of two String keys: bytes_to_var gives {"target": "slime", "damage": 7}.
+/// assert_eq!(bytes[..8], [27, 0, 0, 0, 2, 0, 0, 0]);
+/// // Another engine: Config::new(Dialect::Godot3).to_vec(&value).
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     Config::default().to_vec(value)
 }

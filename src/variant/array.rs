@@ -35,7 +35,20 @@ impl ElementType {
 }
 
 /// `Array`: values in order, with an element type when it is a Godot 4 typed array
-/// (`Array[int]`). Derefs to its `Vec<Variant>`.
+/// (`Array[int]`). Derefs to its `Vec<Variant>`, so indexing, `push` and iteration are
+/// `Vec`'s.
+///
+/// ```
+/// use godot_bin::{Array, ElementType, Variant, VariantType};
+/// let mut a = Array::from(vec![Variant::from(1), Variant::from("two")]);
+/// a.push(Variant::from(3.5));
+/// assert_eq!(a[1], Variant::from("two"));
+/// assert_eq!(Variant::Array(a).to_string(), "[1, \"two\", 3.5]");
+///
+/// // `Array[int]([1, 2])`, as a typed GDScript array prints:
+/// let typed = Array::typed(ElementType::Builtin(VariantType::Int), vec![1.into(), 2.into()]);
+/// assert_eq!(Variant::Array(typed).to_string(), "Array[int]([1, 2])");
+/// ```
 #[derive(Debug, Default, PartialEq)]
 pub struct Array {
     /// The element type; [`ElementType::Untyped`] for a plain Array.

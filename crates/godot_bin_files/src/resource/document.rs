@@ -384,8 +384,24 @@ impl Form {
     }
 }
 
-/// One `[tag ...]` of a text resource or scene and the properties under it (see
-/// [`TextResource`](super::TextResource)).
+/// One `[tag ...]` of a text resource, scene or ConfigFile and the properties under it
+/// (see [`TextResource`](super::TextResource), [`ConfigFile`](super::ConfigFile)): the
+/// tag's attributes ([`attr`](Self::attr), typed ones such as [`id`](Self::id) and
+/// [`parent`](Self::parent)) and its [`Properties`], indexed by name or position.
+///
+/// ```
+/// use godot_bin_files::TextResource;
+/// use godot_bin::{Variant, Vector2};
+///
+/// let text = "[gd_scene format=3]\n\n[node name=\"Player\" type=\"Node2D\"]\nposition = Vector2(4, 2)\n";
+/// let mut scene: TextResource = text.parse()?;
+/// let player = scene.node_mut(".").expect("the root node"); // `.`: the root, as `parent=` names it
+/// assert_eq!(player.type_name(), Some("Node2D"));
+/// assert_eq!(player["position"], Variant::from(Vector2::new(4.0, 2.0)));
+/// player["position"] = Vector2::new(5.0, 2.0).into(); // one line changes
+/// assert_eq!(scene.to_string(), text.replace("Vector2(4, 2)", "Vector2(5, 2)"));
+/// # Ok::<(), godot_bin_files::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Section {
     pub(crate) tag: Option<Tag>,

@@ -130,8 +130,17 @@ impl PeerBuilder {
 ///
 /// #[tokio::main(flavor = "current_thread")]
 /// async fn main() -> godot_bin_multiplayer::Result<()> {
-///     // The node and RPCs as the server's scene declares them (`@rpc("any_peer")`).
-///     let scene = Scene::new().with(NodeConfig::new("Echo").rpc(Rpc::any_peer("echo")))?;
+///     // The node and ALL its RPCs, in the order the server's script declares them
+///     // (`@rpc("any_peer")`; here `examples/multiplayer_echo`'s Echo node): the engine
+///     // numbers RPCs by that order and checks an MD5 of the list, so a bot that declares
+///     // fewer gets `Event::ChecksumMismatch` (harmless, the engine only logs it) and
+///     // calls the wrong methods by number.
+///     let scene = Scene::new().with(
+///         NodeConfig::new("Echo")
+///             .rpc(Rpc::any_peer("echo"))
+///             .rpc(Rpc::any_peer("echo_many"))
+///             .rpc(Rpc::any_peer("echo_unreliable").unreliable_ordered().channel(1)),
+///     )?;
 ///     let mut bot = net::Peer::builder(scene)
 ///         .connect_websocket("ws://127.0.0.1:9080")
 ///         .await?;
@@ -145,7 +154,7 @@ impl PeerBuilder {
 ///                 break;
 ///             }
 ///             Event::ServerDisconnected => break,
-///             _ => {}
+///             other => println!("{other:?}"),
 ///         }
 ///     }
 ///     bot.close().await;

@@ -81,7 +81,29 @@ pub struct SyncEvent {
     pub values: Vec<Variant>,
 }
 
-/// Something the game should know.
+/// Something the game should know: what `multiplayer`'s signals and `@rpc` functions tell
+/// a Godot game, from [`Server::poll_event`](super::Server::poll_event),
+/// [`Client::poll_event`](super::Client::poll_event) or a driver's `next_event`.
+///
+/// ```
+/// use godot_bin_multiplayer::{Event, NodeConfig, Options, Rpc, Scene, Server};
+/// use std::sync::Arc;
+/// use std::time::Instant;
+///
+/// let scene = Scene::new().with(NodeConfig::new("Game").rpc(Rpc::any_peer("hello")))?;
+/// let mut server = Server::new(Arc::new(scene), Options::default());
+/// // A transport says peer 7 connected (no auth configured: admitted at once).
+/// server.peer_connected(7, Instant::now())?;
+/// while let Some(event) = server.poll_event() {
+///     match event {
+///         Event::PeerConnected(id) => assert_eq!(id, 7),
+///         Event::Call(call) => println!("{} called {}", call.from, call.method),
+///         Event::PeerDisconnected(id) => println!("{id} left"),
+///         other => println!("{other:?}"), // the enum grows: keep a catch-all
+///     }
+/// }
+/// # Ok::<(), godot_bin_multiplayer::Error>(())
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Event {
