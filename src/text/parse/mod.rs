@@ -48,8 +48,9 @@ pub const MAX_CALL_DEPTH: usize = 16;
 /// assert_eq!((err.line(), err.column()), (2, 3));
 /// assert_eq!(err.offset(), 6);
 /// assert_eq!(err.to_string(), "line 2, column 3 (byte 6): Vector2 takes 2 numbers, found 1");
+/// assert_eq!(format!("{err:?}"), err.to_string()); // Debug reads the same
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ParseError {
     offset: usize,
     line: usize,
@@ -86,6 +87,14 @@ impl fmt::Display for ParseError {
             "line {}, column {} (byte {}): {}",
             self.line, self.column, self.offset, self.message
         )
+    }
+}
+
+/// The same sentence as `Display`, so that `fn main() -> Result<(), ParseError>` and
+/// `unwrap()` print it rather than the fields.
+impl fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
