@@ -28,6 +28,7 @@ use super::document::Section;
 use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use super::scene::Bundle;
 use super::text::TextResource;
+use super::versions::{needs_format_4, EngineVersion};
 use crate::error::{Error, Result};
 use crate::issue::{Issue, Location};
 use godot_bin::Dialect;
@@ -123,7 +124,21 @@ impl TextResource {
             self.header().type_name().unwrap_or("Resource").to_string()
         };
         let mut bin = BinaryResource::new(&class, dialect);
+        let engine = self.engine();
+        bin.header_mut().version = (engine.major, engine.minor);
+        bin.header_mut().format = engine.facts().binary_format;
         let mut issues = Vec::new();
+        if self.format() > 4 {
+            issues.push(issue(
+                "[header]",
+                "format",
+                format!(
+                    "format={} is newer than any engine this crate knows (up to {}); written as {engine}'s binary format",
+                    self.format(),
+                    EngineVersion::LATEST_KNOWN
+                ),
+            ));
+        }
         if let Some(uid) = self.header().uid() {
             match uid_from_text(uid) {
                 Some(u) if dialect == Dialect::Godot4 => bin.header_mut().uid = u,
@@ -204,18 +219,6 @@ fn rename(r: Internal, id: &str) -> Internal {
     fresh
 }
 
-/// Whether a value holds a PackedVector4Array (the engine then writes text format 4).
-fn has_vector4_array(v: &Variant) -> bool {
-    match v {
-        Variant::PackedVector4Array(_) => true,
-        Variant::Array(a) => a.iter().any(has_vector4_array),
-        Variant::Dictionary(d) => d
-            .iter()
-            .any(|(k, x)| has_vector4_array(k) || has_vector4_array(x)),
-        _ => false,
-    }
-}
-
 fn text_id(id: &str, dialect: Dialect) -> Variant {
     match (dialect, id.parse::<i64>()) {
         (Dialect::Godot4, _) | (_, Err(_)) => Variant::from(id),
@@ -238,6 +241,19 @@ impl BinaryResource {
             r.sections_mut_vec().pop();
             r
         };
+        let engine = self.engine();
+        res.set_engine(engine);
+        if !engine.is_known() {
+            issues.push(issue(
+                "[header]",
+                "version",
+                format!(
+                    "written by Godot {engine}, newer than any engine this crate knows (up to {}): read as far as its format goes, and written as {}'s text",
+                    EngineVersion::LATEST_KNOWN,
+                    EngineVersion::LATEST_KNOWN
+                ),
+            ));
+        }
         if let Some(sc) = &self.header().script_class {
             res.header_mut().set_attr("script_class", sc.as_str());
         }
@@ -245,12 +261,12 @@ impl BinaryResource {
         if dialect == Dialect::Godot4 && uid != INVALID_UID && uid <= i64::MAX as u64 {
             res.header_mut().set_attr("uid", uid_to_text(uid));
         }
-        let any_v4 = self
+        let format4 = self
             .internals()
             .iter()
             .flat_map(|r| r.properties())
-            .any(|p| has_vector4_array(p.value()));
-        if any_v4 && dialect == Dialect::Godot4 {
+            .any(|p| needs_format_4(p.value()));
+        if format4 && dialect == Dialect::Godot4 && engine.facts().text_format_4 {
             res.header_mut().set_attr("format", 4);
         }
         for (i, e) in self.externals().iter().enumerate() {
@@ -324,7 +340,9 @@ impl BinaryResource {
     }
 }
 
-/// A binary value for text: a reference by type and path keeps its path only.
+/// A binary value for text: a reference by type and path keeps its path only; a RID is
+/// the int the engine loads (its binary loader reads the id into the value as it is); a
+/// float the engine cannot read back from any text is reported.
 fn from_binary_value(
     v: &Variant,
     section: &str,
@@ -332,6 +350,27 @@ fn from_binary_value(
     issues: &mut Vec<Issue>,
 ) -> Variant {
     match v {
+        Variant::Rid(r) => {
+            issues.push(issue(
+                section,
+                property,
+                format!(
+                    "a RID ({}) loads in the engine as the int {0}; written as that int",
+                    r.0
+                ),
+            ));
+            Variant::Int(r.0 as i64)
+        }
+        Variant::Float(x) => {
+            report_float(*x, section, property, issues);
+            v.clone()
+        }
+        Variant::PackedFloat64Array(a) => {
+            for x in &a.0 {
+                report_float(*x, section, property, issues);
+            }
+            v.clone()
+        }
         Variant::Object(o) if o.class_name == PATH_CLASS && o.properties.len() > 1 => {
             issues.push(issue(
                 section,
@@ -353,6 +392,17 @@ fn from_binary_value(
             Variant::Dictionary(d)
         }
         other => other.clone(),
+    }
+}
+
+/// Reports a double no text brings back through the engine's reading ([`super::strtod`]).
+fn report_float(x: f64, section: &str, property: &str, issues: &mut Vec<Issue>) {
+    if let Some((text, read)) = super::numbers::unreadable(x) {
+        issues.push(issue(
+            section,
+            property,
+            format!("the engine reads no text as {x:e} exactly: written as {text}, which it reads as {read:e}"),
+        ));
     }
 }
 

@@ -85,6 +85,7 @@ mod section;
 mod strtod;
 mod syntax;
 mod text;
+mod versions;
 
 pub use crate::issue::Issue;
 pub use binary::{
@@ -96,3 +97,4 @@ pub use convert::Converted;
 pub use document::{Properties, Property, Section};
 pub use reference::Reference;
 pub use text::TextResource;
+pub use versions::EngineVersion;

@@ -15,7 +15,13 @@
 //! engine writes it; `-0.0` keeps its sign (the engine writes `0`), and so does a `-0`
 //! component, written `-0.0` (the engine reads the token `-0` as the int 0).
 
-use super::strtod::{engine_reading, engine_text, engine_value};
+use super::strtod::{engine_nearest, engine_reading, engine_text, engine_value};
+
+/// For a double no text brings back exactly through the engine's reading: the text
+/// written for it (the nearest the engine reads) and what the engine reads from it.
+pub(crate) fn unreadable(x: f64) -> Option<(String, f64)> {
+    engine_nearest(x)
+}
 
 /// The engine's reading of a float token, when it is not the nearest double.
 pub(crate) fn engine_float(token: &str) -> Option<f64> {
@@ -92,7 +98,8 @@ pub(crate) fn f64_text(x: f64, shortest: &str, float: bool) -> Option<String> {
     if exact(shortest) {
         return None;
     }
-    engine_text(x, shortest)
+    // No exact text: the nearest the engine reads, not text it reads as 0.
+    engine_text(x, shortest).or_else(|| engine_nearest(x).map(|(t, _)| t))
 }
 
 #[cfg(test)]

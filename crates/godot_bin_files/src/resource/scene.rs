@@ -13,8 +13,11 @@
 //!                     property count, (name, value) per property, group count, groups
 //! conn_count, conns   PackedInt32Array, per connection: from, to, signal, method, flags,
 //!                     bind count, binds, and (Godot 4) unbinds
+//! node_ids            (4.6+) PackedInt32Array: each node's id, 0 for none
 //! node_paths          Array of NodePaths: parents, owners and connection ends that are
 //!                     not nodes of this scene, referred to as index | 1 << 30
+//! id_paths            (4.6+) Array of PackedInt32Array, one per node path: the ids of
+//!                     the nodes on that path (`parent_id_path=`, `owner_uid_path=`)
 //! editable_instances  Array of NodePaths
 //! base_scene          (an inherited scene) the variants index of the base scene
 //! version             3 (Godot 4) or 2 (Godot 3)
@@ -28,7 +31,6 @@
 
 use super::text::TextResource;
 use crate::error::{Error, ErrorKind, Result};
-use godot_bin::Dialect;
 use godot_bin::NodePath;
 use godot_bin::{Array, Dictionary, Variant};
 use godot_bin::{PackedInt32Array, PackedStringArray};
@@ -77,6 +79,10 @@ pub(crate) struct Bundle {
     nodes: Vec<Node>,
     connections: Vec<Connection>,
     node_paths: Vec<Variant>,
+    /// 4.6+: each node's id (`None`: the bundle has no ids, as before 4.6).
+    ids: Option<Vec<i32>>,
+    /// 4.6+: the id path of each of `node_paths` (empty where it has none).
+    id_paths: Vec<Variant>,
     editable: Vec<Variant>,
     base_scene: Option<i64>,
     version: i64,
@@ -208,11 +214,18 @@ impl Bundle {
             Some(Variant::Array(a)) => a.items.clone(),
             _ => Vec::new(),
         };
+        let ids = d.get("node_ids").map(|_| ints("node_ids"));
         Ok(Bundle {
             names,
             variants,
             nodes,
             connections,
+            id_paths: if ids.is_some() {
+                list("id_paths")
+            } else {
+                Vec::new()
+            },
+            ids,
             node_paths: list("node_paths"),
             editable: list("editable_instances"),
             base_scene: d.get("base_scene").and_then(Variant::as_int),
@@ -249,6 +262,12 @@ impl Bundle {
             nodes.extend(&n.groups);
         }
         d.insert("nodes", Variant::PackedInt32Array(PackedInt32Array(nodes)));
+        if let Some(ids) = &self.ids {
+            d.insert(
+                "node_ids",
+                Variant::PackedInt32Array(PackedInt32Array(ids.clone())),
+            );
+        }
         d.insert("conn_count", self.connections.len() as i64);
         let mut conns = Vec::new();
         for c in &self.connections {
@@ -270,6 +289,12 @@ impl Bundle {
             "node_paths",
             Variant::Array(Array::from(self.node_paths.clone())),
         );
+        if self.ids.is_some() {
+            d.insert(
+                "id_paths",
+                Variant::Array(Array::from(self.id_paths.clone())),
+            );
+        }
         d.insert(
             "editable_instances",
             Variant::Array(Array::from(self.editable.clone())),
@@ -328,6 +353,19 @@ impl Bundle {
         }))
     }
 
+    /// The id path of a parent or owner that is a path, when it has one (4.6+).
+    fn id_path(&self, id: i32) -> Option<Variant> {
+        if id < 0 || id == NO_PARENT_SAVED || id & FLAG_ID_IS_PATH == 0 {
+            return None;
+        }
+        match self.id_paths.get((id & FLAG_MASK) as usize) {
+            Some(Variant::PackedInt32Array(p)) if !p.0.is_empty() => {
+                Some(Variant::PackedInt32Array(p.clone()))
+            }
+            _ => None,
+        }
+    }
+
     /// Adds the scene's `[node]`, `[connection]` and `[editable]` sections to `res`.
     pub(crate) fn to_sections(&self, res: &mut TextResource) -> Result<()> {
         for (i, n) in self.nodes.iter().enumerate() {
@@ -338,15 +376,26 @@ impl Bundle {
             }
             if let Some(parent) = self.path_of(n.parent, 0)? {
                 attrs.push(("parent".into(), parent.into()));
+                if let Some(ids) = self.id_path(n.parent) {
+                    attrs.push(("parent_id_path".into(), ids));
+                }
             }
             if let Some(owner) = self.path_of(n.owner, 0)? {
                 if owner != "." {
                     attrs.push(("owner".into(), owner.into()));
+                    if let Some(ids) = self.id_path(n.owner) {
+                        attrs.push(("owner_uid_path".into(), ids));
+                    }
                 }
             }
             let index = (n.name >> NAME_INDEX_BITS) - 1;
             if index >= 0 {
-                attrs.push(("index".into(), i64::from(index).into()));
+                // Quoted, as the engines write it.
+                attrs.push(("index".into(), index.to_string().into()));
+            }
+            match self.ids.as_ref().and_then(|ids| ids.get(i)) {
+                Some(&id) if id != 0 => attrs.push(("unique_id".into(), i64::from(id).into())),
+                _ => {}
             }
             let deferred: Vec<String> = n
                 .properties
@@ -439,9 +488,10 @@ impl Bundle {
     /// (names once each, values in the order met), with parents and owners that are
     /// nodes of the scene as indices, as a packed scene has them.
     pub(crate) fn from_sections(res: &TextResource) -> Result<Bundle> {
-        let godot4 = res.dialect() == Dialect::Godot4;
+        let facts = res.engine().facts();
         let mut b = Bundle {
-            version: if godot4 { 3 } else { 2 },
+            version: facts.bundle_version,
+            ids: facts.node_ids.then(Vec::new),
             ..Bundle::default()
         };
         let mut paths: Vec<String> = Vec::new();
@@ -450,7 +500,7 @@ impl Bundle {
             let name = text("name").ok_or_else(|| missing("a [node] without a name"))?;
             let name_idx = b.add_name(&name);
             let parent = match text("parent") {
-                Some(p) => b.resolve(&p, &paths, true),
+                Some(p) => b.resolve(&p, &paths, true, node.attr("parent_id_path")),
                 None => -1,
             };
             let type_ = match text("type") {
@@ -478,11 +528,16 @@ impl Bundle {
                 instance = b.add_value(p.clone()) | FLAG_INSTANCE_IS_PLACEHOLDER;
             }
             let owner = match text("owner") {
-                Some(o) => b.resolve(&o, &paths, false),
+                Some(o) => b.resolve(&o, &paths, false, node.attr("owner_uid_path")),
                 None if parent != -1 && !(type_ == TYPE_INSTANTIATED && instance == -1) => 0,
                 None => -1,
             };
-            let index = node.attr("index").and_then(Variant::as_int).unwrap_or(-1) as i32;
+            // The engines write `index="3"`; the loader converts what it finds to an int.
+            let index = match node.attr("index") {
+                Some(Variant::String(t)) => t.trim().parse::<i32>().unwrap_or(0),
+                Some(v) => v.as_int().map_or(0, |i| i as i32),
+                None => -1,
+            };
             let name_field = if index >= 0 {
                 name_idx | ((index + 1) << NAME_INDEX_BITS)
             } else {
@@ -509,6 +564,13 @@ impl Bundle {
             }
             paths.push(TextResource::node_path(node).unwrap_or_default());
             b.nodes.push(n);
+            if let Some(ids) = &mut b.ids {
+                ids.push(
+                    node.attr("unique_id")
+                        .and_then(Variant::as_int)
+                        .unwrap_or(0) as i32,
+                );
+            }
         }
         for c in res.connections() {
             let text = |k: &str| {
@@ -517,8 +579,8 @@ impl Bundle {
                     .unwrap_or("")
                     .to_string()
             };
-            let from = b.resolve(&text("from"), &paths, false);
-            let to = b.resolve(&text("to"), &paths, false);
+            let from = b.resolve(&text("from"), &paths, false, None);
+            let to = b.resolve(&text("to"), &paths, false, None);
             let signal = b.add_name(&text("signal"));
             let method = b.add_name(&text("method"));
             let flags = c.attr("flags").and_then(Variant::as_int).unwrap_or(2) as i32;
@@ -558,11 +620,27 @@ impl Bundle {
         (self.variants.len() - 1) as i32
     }
 
-    /// A node of the scene by its path (`.` the root), or a `node_paths` entry.
-    fn resolve(&mut self, path: &str, paths: &[String], parent: bool) -> i32 {
+    /// A node of the scene by its path (`.` the root), or a `node_paths` entry (always
+    /// one when the node has an id path, `ids`, which it then keeps).
+    fn resolve(
+        &mut self,
+        path: &str,
+        paths: &[String],
+        parent: bool,
+        ids: Option<&Variant>,
+    ) -> i32 {
         let simple = simplified(path);
-        if let Some(i) = paths.iter().position(|p| *p == simple) {
-            return i as i32;
+        let ids = match ids {
+            Some(Variant::PackedInt32Array(p)) if !p.0.is_empty() => Some(p.clone()),
+            Some(Variant::Array(a)) if !a.is_empty() => Some(PackedInt32Array(
+                a.iter().map(|v| v.as_int().unwrap_or(0) as i32).collect(),
+            )),
+            _ => None,
+        };
+        if ids.is_none() {
+            if let Some(i) = paths.iter().position(|p| *p == simple) {
+                return i as i32;
+            }
         }
         // As the engine's loader stores a parent: with a leading `./`.
         let stored = if parent && simple != "." && !simple.starts_with('/') {
@@ -578,6 +656,15 @@ impl Bundle {
                 self.node_paths.len() - 1
             }
         };
+        if self.ids.is_some() {
+            self.id_paths.resize(
+                self.node_paths.len(),
+                Variant::PackedInt32Array(Default::default()),
+            );
+            if let Some(p) = ids {
+                self.id_paths[at] = Variant::PackedInt32Array(p);
+            }
+        }
         at as i32 | FLAG_ID_IS_PATH
     }
 }

@@ -153,6 +153,54 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
     None
 }
 
+/// When no text reads back to exactly `x` (a double so small that 10^digits overflows in
+/// the engine's division, e.g. `-5.013316528478497e-299`, which every exact text brings
+/// to 0): the text whose reading is nearest to `x`, and that reading. `None` when `x`
+/// has exact text, or is not finite.
+pub(crate) fn engine_nearest(x: f64) -> Option<(String, f64)> {
+    if !x.is_finite() || engine_text(x, &format!("{x:e}")).is_some() || exact_somewhere(x) {
+        return None;
+    }
+    // Distance in units in the last place, with the signs' order kept.
+    let key = |v: f64| {
+        let b = v.to_bits() as i64;
+        if b < 0 {
+            i64::MIN - b
+        } else {
+            b
+        }
+    };
+    let mut best: Option<(String, f64, u64)> = None;
+    for digits in 1..=17usize {
+        let sci = format!("{:.*e}", digits - 1, x);
+        let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
+        let exp: i32 = exp.parse().expect("an integer exponent");
+        let neg = mant.starts_with('-');
+        let n: u64 = mant
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .expect("digits");
+        for m in [n, n + 1, n.saturating_sub(1)] {
+            let text = layout(neg, m, digits, exp);
+            if let Some(v) = engine_reading(&text) {
+                let d = key(v).abs_diff(key(x));
+                if best.as_ref().is_none_or(|b| d < b.2) {
+                    best = Some((text, v, d));
+                }
+            }
+        }
+    }
+    best.map(|(t, v, _)| (t, v))
+}
+
+/// Whether the shortest text reads back exactly (the common case, checked first).
+fn exact_somewhere(x: f64) -> bool {
+    let shortest = format!("{x:?}");
+    engine_reading(&shortest).is_some_and(|v| v.to_bits() == x.to_bits())
+}
+
 /// What the engine reads from a number token: a token without `.` or an exponent is an
 /// int (`-0` is 0, so a float -0.0 needs `-0.0`), others go through [`engine_value`].
 pub(crate) fn engine_reading(t: &str) -> Option<f64> {
@@ -239,5 +287,21 @@ mod tests {
             }
         }
         assert!(rewritten < 2000);
+    }
+
+    #[test]
+    fn tiny_doubles_get_the_nearest_text_the_engine_reads() {
+        // Godot 4.4.1 reads this text (the shortest) as -0.0 (issue 41 #5).
+        let x = -5.013316528478497e-299;
+        assert_eq!(engine_value("-5.013316528478497e-299"), Some(-0.0));
+        let (text, read) = engine_nearest(x).expect("no exact text exists");
+        assert_eq!(engine_value(&text), Some(read));
+        assert!(
+            read < 0.0 && (read - x).abs() < x.abs() * 1e-9,
+            "{text} -> {read:e}"
+        );
+        // Ordinary values have exact text.
+        assert_eq!(engine_nearest(0.1), None);
+        assert_eq!(engine_nearest(1e300), None);
     }
 }

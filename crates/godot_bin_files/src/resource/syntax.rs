@@ -30,16 +30,20 @@ pub(crate) struct Style {
     pub dialect: Dialect,
     /// `PackedByteArray("AQI=")` instead of `PackedByteArray(1, 2)`.
     pub base64_bytes: bool,
+    /// `-inf` instead of `inf_neg` (4.5 and later, in `format=4` files).
+    pub minus_inf: bool,
 }
 
 impl Style {
     pub(crate) const GODOT4: Style = Style {
         dialect: Dialect::Godot4,
         base64_bytes: false,
+        minus_inf: false,
     };
     pub(crate) const GODOT3: Style = Style {
         dialect: Dialect::Godot3,
         base64_bytes: false,
+        minus_inf: false,
     };
 }
 
@@ -252,6 +256,9 @@ pub(crate) struct FileWriter {
 
 impl Formatter for FileWriter {
     fn f32(&mut self, out: &mut dyn fmt::Write, x: f32, shortest: &str) -> fmt::Result {
+        if x == f32::NEG_INFINITY && self.style.minus_inf {
+            return out.write_str("-inf");
+        }
         match numbers::f32_text(x, shortest) {
             Some(text) => out.write_str(&text),
             None => out.write_str(shortest),
@@ -265,6 +272,9 @@ impl Formatter for FileWriter {
         shortest: &str,
         float: bool,
     ) -> fmt::Result {
+        if x == f64::NEG_INFINITY && self.style.minus_inf {
+            return out.write_str("-inf");
+        }
         match numbers::f64_text(x, shortest, float) {
             Some(text) => out.write_str(&text),
             None => out.write_str(shortest),

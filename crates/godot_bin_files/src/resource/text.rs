@@ -49,6 +49,7 @@
 use super::document::{Document, Form, Section};
 use super::reference::Reference;
 use super::syntax::Style;
+use super::versions::{needs_format_4, text_version, EngineVersion, NODE_ID_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
 use godot_bin::Dialect;
 use godot_bin::Variant;
@@ -83,6 +84,7 @@ use std::fmt;
 pub struct TextResource {
     doc: Document,
     dialect: Dialect,
+    engine: EngineVersion,
 }
 
 impl TextResource {
@@ -123,7 +125,24 @@ impl TextResource {
         for s in &mut doc.sections {
             s.properties.form = Form::Resource(dialect);
         }
-        Ok(TextResource { doc, dialect })
+        let count = |tag: &str| doc.sections.iter().filter(|s| s.tag() == tag).count();
+        let steps = count("ext_resource") + count("sub_resource") + 1;
+        let node_ids = doc
+            .sections
+            .iter()
+            .any(|s| s.tag() == "node" && NODE_ID_ATTRS.iter().any(|a| s.attr(a).is_some()));
+        let load_steps = doc.sections[0].attr("load_steps").is_some();
+        let format_4_values = format == 3
+            && doc
+                .sections
+                .iter()
+                .any(|s| s.properties.iter().any(|p| needs_format_4(p.value())));
+        let engine = text_version(format, load_steps, steps, node_ids, format_4_values);
+        Ok(TextResource {
+            doc,
+            dialect,
+            engine,
+        })
     }
 
     /// Reads a `.tres` or `.tscn` from a file's bytes (UTF-8).
@@ -153,7 +172,12 @@ impl TextResource {
         } else {
             Dialect::Godot3
         };
-        let format = if dialect == Dialect::Godot4 { 3 } else { 2 };
+        let engine = if dialect == Dialect::Godot4 {
+            EngineVersion::GODOT_4
+        } else {
+            EngineVersion::GODOT_3
+        };
+        let format = engine.facts().text_format;
         let form = Form::Resource(dialect);
         let header = Section::new(head, vec![("format".into(), Variant::Int(format))], form);
         TextResource {
@@ -162,6 +186,7 @@ impl TextResource {
                 trailing: String::new(),
             },
             dialect,
+            engine,
         }
     }
 
@@ -187,6 +212,21 @@ impl TextResource {
         self.dialect
     }
 
+    /// The engine version the file shows (see [`EngineVersion`]): Godot 3 for `format=2`;
+    /// 4.6 when a node carries an id (`unique_id=`...) or the header has no `load_steps`
+    /// where 4.5 and older would write one; Godot 4.4 for other Godot 4 files, which do
+    /// not tell 4.0 to 4.5 apart. A new file is 4.4 or 3.2. What is written into the file
+    /// follows it: `load_steps`, node ids in conversions, `-inf` in `format=4`.
+    pub fn engine(&self) -> EngineVersion {
+        self.engine
+    }
+
+    /// Says which engine the file is for (e.g. 4.6 for a 4.6 file that shows nothing of
+    /// it); nothing already in the file changes until it is written anew.
+    pub fn set_engine(&mut self, engine: EngineVersion) {
+        self.engine = engine;
+    }
+
     /// The `format` attribute (3 if absent).
     pub fn format(&self) -> i64 {
         self.header()
@@ -196,9 +236,11 @@ impl TextResource {
     }
 
     pub(crate) fn style(&self) -> Style {
+        let format4 = self.format() >= 4;
         Style {
             dialect: self.dialect,
-            base64_bytes: self.format() >= 4,
+            base64_bytes: format4,
+            minus_inf: format4 && self.engine.facts().minus_inf,
         }
     }
 
@@ -461,11 +503,15 @@ impl TextResource {
     }
 
     /// Sets `load_steps` to the engine's count (external and internal resources, the main
-    /// one included) when it is more than 1, and removes it otherwise.
+    /// one included) when it is more than 1, and removes it otherwise; a file for 4.6 or
+    /// later ([`Self::engine`]) has none, and one there is left as it is.
     pub fn update_load_steps(&mut self) {
         let steps = (self.ext_resources().count() + self.sub_resources().count() + 1) as i64;
+        let writes_steps = self.engine.facts().load_steps;
         let header = self.header_mut();
-        if steps > 1 {
+        if !writes_steps {
+            // 4.6+ neither writes nor reads it: an old one left in the file is harmless.
+        } else if steps > 1 {
             if header.attr("load_steps").and_then(Variant::as_int) != Some(steps) {
                 header.set_attr("load_steps", steps);
             }

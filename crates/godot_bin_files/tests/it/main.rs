@@ -10,11 +10,14 @@ static ALLOC: support::alloc::Counting = support::alloc::Counting;
 
 mod files;
 mod files_hostile;
+mod regression_binary_to_text_as_the_engine;
 mod regression_convert_memory;
 mod regression_godot3_names;
 mod regression_nan_before_section;
 mod regression_negative_word_before_dot;
 mod regression_nested_array_memory;
+mod regression_node_ids_46;
+mod regression_scene_index;
 mod regression_text_marker_object;
 mod regression_word_value_before_paren;
 mod regression_wrong_dialect;

@@ -49,6 +49,7 @@ pub(crate) mod value;
 use super::config::fields_of;
 use super::document::{Form, Properties, Property};
 use super::reference::Reference;
+use super::versions::EngineVersion;
 use crate::error::{Error, ErrorKind, Result};
 use crate::save::Compression;
 use godot_bin::Dialect;
@@ -301,6 +302,11 @@ impl BinaryResource {
         } else {
             Dialect::Godot3
         }
+    }
+
+    /// The engine version the header records (e.g. 4.6), whose facts conversions follow.
+    pub fn engine(&self) -> EngineVersion {
+        EngineVersion::new(self.header.version.0, self.header.version.1)
     }
 
     /// Whether this is a scene (its main resource a `PackedScene`).
