@@ -7,6 +7,7 @@
 use godot_bin::text::ParseError;
 pub use godot_bin::Position;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// What went wrong. Match on it to tell a damaged or hostile file from a wrong key or a
 /// value your own types refuse.
@@ -87,7 +88,7 @@ pub enum ErrorKind {
 /// assert_eq!(format!("{err:?}"), err.to_string());
 /// ```
 pub struct Error {
-    inner: Box<(ErrorKind, Option<Position>)>,
+    inner: Box<(ErrorKind, Option<Position>, Option<PathBuf>)>,
 }
 
 /// `Result` with this crate's [`Error`].
@@ -97,7 +98,7 @@ impl Error {
     /// An error of `kind`, with no position.
     pub fn new(kind: ErrorKind) -> Self {
         Error {
-            inner: Box::new((kind, None)),
+            inner: Box::new((kind, None, None)),
         }
     }
 
@@ -124,6 +125,18 @@ impl Error {
             ErrorKind::Variant(e) => e.path(),
             _ => String::new(),
         }
+    }
+
+    /// The file it happened in, for the path conveniences (`ConfigFile::load`,
+    /// `TextResource::save`...); `None` for bytes in memory.
+    pub fn file(&self) -> Option<&Path> {
+        self.inner.2.as_deref()
+    }
+
+    /// The same error, in the file at `path` (kept if already set).
+    pub(crate) fn in_file(mut self, path: &Path) -> Self {
+        self.inner.2.get_or_insert_with(|| path.to_path_buf());
+        self
     }
 
     pub(crate) fn kind_mut(&mut self) -> &mut ErrorKind {
@@ -173,12 +186,16 @@ impl Error {
 }
 
 /// The kind, then where: `unexpected end of file at byte 52`,
-/// `Vector2 takes 2 numbers, found 1 at line 2, column 4 (byte 10)`.
+/// `Vector2 takes 2 numbers, found 1 at line 2, column 4 (byte 10)`, and the file when one
+/// was read or written by path (`... in level.tscn`).
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.inner.0, f)?;
-        match self.inner.1 {
-            Some(p) => write!(f, " at {p}"),
+        if let Some(p) = self.inner.1 {
+            write!(f, " at {p}")?;
+        }
+        match &self.inner.2 {
+            Some(file) => write!(f, " in {}", file.display()),
             None => Ok(()),
         }
     }

@@ -44,6 +44,7 @@
 
 mod depth;
 mod error;
+mod fsio;
 mod issue;
 pub mod resource;
 pub mod save;

@@ -39,12 +39,14 @@ use super::document::{Document, Form, Properties, Property, Section, Tag};
 use super::lex::encode_key;
 use super::syntax::Style;
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::save::{Key, Layout};
 use godot_bin::Dialect;
 use godot_bin::{Dictionary, Variant};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
+use std::path::Path;
 
 /// A ConfigFile: sections of keys and values, and the text they were read from.
 ///
@@ -139,6 +141,43 @@ impl ConfigFile {
             Layout::Godot4 { iv } => crate::save::encrypt_with_iv(text.as_bytes(), key, iv)?,
             Layout::Godot3 => crate::save::encrypt(text.as_bytes(), key, Dialect::Godot3)?,
         })
+    }
+
+    /// Reads the ConfigFile at `path` (`project.godot`, `override.cfg`, an `.import`...),
+    /// as `ConfigFile.load` does; an error names the file.
+    ///
+    /// ```no_run
+    /// use godot_bin_files::ConfigFile;
+    ///
+    /// let mut project = ConfigFile::load("game/project.godot")?;
+    /// project.set("application", "config/name", "Renamed");
+    /// project.save("game/project.godot")?; // one line changed
+    /// # Ok::<(), godot_bin_files::Error>(())
+    /// ```
+    pub fn load(path: impl AsRef<Path>) -> Result<ConfigFile> {
+        fsio::load(path.as_ref(), ConfigFile::from_bytes)
+    }
+
+    /// Writes the file to `path`, as `ConfigFile.save` does; the write goes through a
+    /// temporary file beside it, so a failure leaves the old file whole.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        fsio::write_atomic(path.as_ref(), self.to_string().as_bytes())
+    }
+
+    /// Reads the encrypted ConfigFile at `path` ([`from_encrypted`](Self::from_encrypted)),
+    /// as `ConfigFile.load_encrypted_pass` / `load_encrypted` do.
+    pub fn load_encrypted(path: impl AsRef<Path>, key: &Key) -> Result<(ConfigFile, Layout)> {
+        fsio::load(path.as_ref(), |b| ConfigFile::from_encrypted(b, key))
+    }
+
+    /// Writes the file encrypted to `path` ([`to_encrypted`](Self::to_encrypted)), through
+    /// a temporary file as [`save`](Self::save) does.
+    pub fn save_encrypted(&self, path: impl AsRef<Path>, key: &Key, layout: Layout) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self
+            .to_encrypted(key, layout)
+            .map_err(|e| e.in_file(path))?;
+        fsio::write_atomic(path, &bytes)
     }
 
     /// Whose style changed and new values are printed in: `Godot4` or `Godot3`. Read

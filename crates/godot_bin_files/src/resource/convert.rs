@@ -155,7 +155,20 @@ impl TextResource {
         }
         let mut ext = HashMap::new();
         for e in self.ext_resources() {
-            let id = bin.add_external(e.type_name().unwrap_or("Resource"), e.path().unwrap_or(""));
+            let path = e.path().unwrap_or("");
+            let path = match (is_relative(path), self.res_path()) {
+                (false, _) => path.to_string(),
+                (true, Some(own)) => resolve(own, path),
+                (true, None) => {
+                    issues.push(issue(
+                        &section_name(e),
+                        "path",
+                        format!("{path:?} is relative to the file's folder, which is not known (TextResource::load or set_res_path gives it): kept relative, where the engine's binary loader reads it from res://"),
+                    ));
+                    path.to_string()
+                }
+            };
+            let id = bin.add_external(e.type_name().unwrap_or("Resource"), &path);
             if let Some(slot) = bin.externals_mut().last_mut() {
                 if slot.uid.is_some() {
                     slot.uid = Some(e.uid().and_then(uid_from_text).unwrap_or(INVALID_UID));
@@ -208,6 +221,30 @@ impl TextResource {
             issues,
         })
     }
+}
+
+/// Whether an `[ext_resource]` path is relative to the file's folder, as the engine's
+/// text loader decides (no `://`, not absolute).
+fn is_relative(path: &str) -> bool {
+    !path.is_empty() && !path.contains("://") && !path.starts_with('/') && !path.contains(":/")
+}
+
+/// `rel` joined to the folder of the file at `own` (`res://...`), `.` and `..` resolved:
+/// the path the engine's text loader loads (and its binary saver stores).
+fn resolve(own: &str, rel: &str) -> String {
+    let (scheme, rest) = own.split_once("://").unwrap_or(("res", own));
+    let mut parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+    parts.pop(); // the file's own name
+    for p in rel.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("{scheme}://{}", parts.join("/"))
 }
 
 fn rename(r: Internal, id: &str) -> Internal {
@@ -447,10 +484,14 @@ impl TextResource {
             for (k, v) in s.attrs() {
                 let v = match (k.as_str(), v) {
                     ("id", Variant::Int(i)) => Variant::from(i.to_string()),
-                    ("type", Variant::String(t)) if s.tag() != "ext_resource" => {
+                    ("type", Variant::String(t)) => {
                         let new = godot4_class(t);
                         if new != *t {
-                            issues.push(issue(&name, "", format!("{t} is {new} in Godot 4; its properties may have other names there (not converted)")));
+                            issues.push(issue(&name, "type", if s.tag() == "ext_resource" {
+                                format!("{t} is {new} in Godot 4 (the type the engine loads {} as)", s.path().unwrap_or(""))
+                            } else {
+                                format!("{t} is {new} in Godot 4; its properties may have other names there (not converted)")
+                            }));
                         }
                         Variant::from(new)
                     }
@@ -539,5 +580,27 @@ fn godot4_value(v: &Variant) -> Variant {
             Variant::Dictionary(d)
         }
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_resolve_against_the_files_folder() {
+        let own = "res://models/tree/tree.tres";
+        assert_eq!(resolve(own, "bark.png"), "res://models/tree/bark.png");
+        assert_eq!(resolve(own, "./bark.png"), "res://models/tree/bark.png");
+        assert_eq!(
+            resolve(own, "../shared/leaf.png"),
+            "res://models/shared/leaf.png"
+        );
+        assert_eq!(resolve("res://a.tres", "b.png"), "res://b.png");
+        assert!(is_relative("bark.png"));
+        assert!(is_relative("../x.png"));
+        assert!(!is_relative("res://x.png"));
+        assert!(!is_relative("user://x.png"));
+        assert!(!is_relative("/abs/x.png"));
     }
 }

@@ -51,11 +51,13 @@ use super::reference::Reference;
 use super::syntax::Style;
 use super::versions::{needs_format_4, text_version, EngineVersion, NODE_ID_ATTRS};
 use crate::error::{Error, ErrorKind, Result};
+use crate::fsio;
 use godot_bin::Dialect;
 use godot_bin::Variant;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
+use std::path::Path;
 
 /// A text resource or scene (`.tres`, `.tscn`): its header, sections and the text they
 /// were read from.
@@ -85,6 +87,7 @@ pub struct TextResource {
     doc: Document,
     dialect: Dialect,
     engine: EngineVersion,
+    res_path: Option<String>,
 }
 
 impl TextResource {
@@ -142,6 +145,7 @@ impl TextResource {
             doc,
             dialect,
             engine,
+            res_path: None,
         })
     }
 
@@ -150,6 +154,46 @@ impl TextResource {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| Error::syntax("the file is not UTF-8 text").at_byte(e.valid_up_to()))?;
         TextResource::parse(text)
+    }
+
+    /// Reads the `.tres` / `.tscn` at `path`, as `ResourceLoader.load` finds it; an error
+    /// names the file. When a folder above it holds a `project.godot`, the file's own
+    /// `res://` path is kept ([`res_path`](Self::res_path)): conversions resolve relative
+    /// `[ext_resource]` paths against it as the engine does.
+    ///
+    /// ```no_run
+    /// use godot_bin_files::TextResource;
+    ///
+    /// let mut level = TextResource::load("game/levels/one.tscn")?;
+    /// level.node_mut("Player").unwrap().set("speed", 320);
+    /// level.save("game/levels/one.tscn")?; // one line changed
+    /// level.to_binary()?.resource.save("game/levels/one.scn")?;
+    /// # Ok::<(), godot_bin_files::Error>(())
+    /// ```
+    pub fn load(path: impl AsRef<Path>) -> Result<TextResource> {
+        let path = path.as_ref();
+        let mut res = fsio::load(path, TextResource::from_bytes)?;
+        res.res_path = fsio::res_path(path);
+        Ok(res)
+    }
+
+    /// Writes the file to `path`, through a temporary file beside it, so a failure leaves
+    /// the old file whole.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        fsio::write_atomic(path.as_ref(), self.to_string().as_bytes())
+    }
+
+    /// The file's own `res://` path, when known ([`load`](Self::load) finds it from the
+    /// project folder; [`set_res_path`](Self::set_res_path) gives it).
+    pub fn res_path(&self) -> Option<&str> {
+        self.res_path.as_deref()
+    }
+
+    /// Gives the file's own `res://` path (`res://levels/one.tscn`), against which a
+    /// relative `[ext_resource path="..."]` is resolved in conversions, as the engine's
+    /// loader resolves it against the file's folder.
+    pub fn set_res_path(&mut self, path: Option<&str>) {
+        self.res_path = path.map(str::to_string);
     }
 
     /// A new resource of class `type_name` with an empty `[resource]`, as `dialect`'s
@@ -187,6 +231,7 @@ impl TextResource {
             },
             dialect,
             engine,
+            res_path: None,
         }
     }
 

@@ -51,12 +51,14 @@ use super::document::{Form, Properties, Property};
 use super::reference::Reference;
 use super::versions::EngineVersion;
 use crate::error::{Error, ErrorKind, Result};
+use crate::fsio;
 use crate::save::Compression;
 use godot_bin::Dialect;
 use godot_bin::{Dictionary, Variant};
 use io::{Input, Output};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::path::Path;
 use value::{Tables, WriteTables};
 
 const MAGIC: &[u8; 4] = b"RSRC";
@@ -283,6 +285,19 @@ impl BinaryResource {
             }
             _ => Err(Error::corrupt("not a binary resource: no RSRC or RSCC magic").at_byte(0)),
         }
+    }
+
+    /// Reads the `.res` / `.scn` at `path`; an error names the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<BinaryResource> {
+        fsio::load(path.as_ref(), BinaryResource::from_bytes)
+    }
+
+    /// Writes the file to `path` ([`to_bytes`](Self::to_bytes)), through a temporary file
+    /// beside it, so a failure leaves the old file whole.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.to_bytes().map_err(|e| e.in_file(path))?;
+        fsio::write_atomic(path, &bytes)
     }
 
     /// The header.

@@ -3,7 +3,9 @@
 # in a folder holding this script and a project.godot; it writes godot4/issue41/ there.
 # index: a node added under a node of an instanced scene (the engines write `index="0"`);
 # bytes4: a PackedByteArray of 65 bytes (text format 4, base64); rid: a RID in a binary
-# resource; tiny: a double no text brings back through the engine's reading.
+# resource; tiny: a double no text brings back through the engine's reading; rel/: a
+# text resource whose [ext_resource] path is relative (as files carried from Godot 3 and
+# other tools' files have them: the script writes its text), and the engine's binary of it.
 extends SceneTree
 
 func save_both(res: Resource, name: String, text_ext: String, bin_ext: String) -> void:
@@ -68,4 +70,14 @@ func _init():
 	bits.encode_s64(0, -9079035352767718977) # 0x8200c9730f1119bf
 	t.set_meta("tiny", PackedFloat64Array([bits.decode_double(0), 0.5]))
 	save_both(t, "tiny", "tres", "res")
+
+	DirAccess.make_dir_recursive_absolute("res://godot4/issue41/rel")
+	var bark := Gradient.new()
+	bark.offsets = PackedFloat32Array([0.0, 1.0])
+	ResourceSaver.save(bark, "res://godot4/issue41/rel/bark.tres")
+	var f := FileAccess.open("res://godot4/issue41/rel/tree.tres", FileAccess.WRITE)
+	f.store_string("[gd_resource type=\"GradientTexture1D\" load_steps=2 format=3]\n\n[ext_resource type=\"Gradient\" path=\"bark.tres\" id=\"1\"]\n\n[resource]\ngradient = ExtResource(\"1\")\n")
+	f.close()
+	var tree = ResourceLoader.load("res://godot4/issue41/rel/tree.tres", "", ResourceLoader.CACHE_MODE_IGNORE)
+	ResourceSaver.save(tree, "res://godot4/issue41/rel/tree.res")
 	quit()
