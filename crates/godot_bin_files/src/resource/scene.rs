@@ -42,6 +42,7 @@ const TYPE_PLACEHOLDER: i32 = 0x7FFF_FFFE;
 const NO_PARENT_SAVED: i32 = 0x7FFF_FFFF;
 const NAME_INDEX_BITS: u32 = 18;
 const NAME_MASK: i32 = (1 << NAME_INDEX_BITS) - 1;
+const MAX_INDEX: i32 = (1 << (32 - NAME_INDEX_BITS)) - 1;
 const FLAG_INSTANCE_IS_PLACEHOLDER: i32 = 1 << 30;
 const FLAG_PATH_PROPERTY_IS_NODE: i32 = 1 << 30;
 
@@ -388,7 +389,8 @@ impl Bundle {
                     }
                 }
             }
-            let index = (n.name >> NAME_INDEX_BITS) - 1;
+            // An unsigned shift, as the engine reads the field (indices up to 2^14 - 2).
+            let index = ((n.name as u32) >> NAME_INDEX_BITS) as i32 - 1;
             if index >= 0 {
                 // Quoted, as the engines write it.
                 attrs.push(("index".into(), index.to_string().into()));
@@ -538,7 +540,8 @@ impl Bundle {
                 Some(v) => v.as_int().map_or(0, |i| i as i32),
                 None => -1,
             };
-            let name_field = if index >= 0 {
+            // The engine packs an index only below 2^14 - 1 (the bits above the name's).
+            let name_field = if (0..MAX_INDEX).contains(&index) {
                 name_idx | ((index + 1) << NAME_INDEX_BITS)
             } else {
                 name_idx

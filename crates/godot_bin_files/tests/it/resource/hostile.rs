@@ -9,8 +9,9 @@ use godot_bin_files::resource::{ConfigFile, TextResource};
 use godot_bin_files::save::{Key, Layout};
 use godot_bin_files::ErrorKind;
 
-const TEXT: [(&str, &str); 8] = [
+const TEXT: [(&str, &str); 9] = [
     ("godot4", "item.tres"),
+    ("godot4/issue41", "index.tscn"),
     ("godot4", "icon.tres"),
     ("godot4", "level.tscn"),
     ("godot4", "enemy.tscn"),
@@ -387,5 +388,117 @@ fn the_blank_line_after_an_object_keeps_its_own_line_end() {
         "[s]\nobj=Object(RefCounted,\"script\":null)\n\nx=1\n",
     ] {
         assert_eq!(ConfigFile::parse(text).unwrap().to_text(), text);
+    }
+}
+
+/// A Godot 4.6 scene with one node's attributes replaced by `attrs`.
+fn scene46(attrs: &str) -> String {
+    format!(
+        "[gd_scene format=3 uid=\"uid://mhfp37lr7q4f\"]\n\n\
+         [ext_resource type=\"PackedScene\" uid=\"uid://byriqsdywhr1k\" path=\"res://body.tscn\" id=\"1\"]\n\n\
+         [node name=\"World\" type=\"Node2D\" unique_id=1200118420]\n\n\
+         [node name=\"Body\" parent=\".\" unique_id=1591333926 instance=ExtResource(\"1\")]\n\n\
+         [node name=\"Hat\" type=\"Node2D\" parent=\"Body/Head\" {attrs}]\n\n\
+         [editable path=\"Body\"]\n"
+    )
+}
+
+/// The Hat node's attributes after text -> binary -> text, or the error of a step.
+fn through_binary(text: &str) -> Result<Vec<(String, String)>, String> {
+    let t = TextResource::parse(text).map_err(|e| e.to_string())?;
+    let bin = t.to_binary().map_err(|e| e.to_string())?.resource;
+    let bytes = bin.to_bytes().map_err(|e| e.to_string())?;
+    let back = godot_bin_files::BinaryResource::from_bytes(&bytes)
+        .and_then(|b| b.to_text())
+        .map_err(|e| e.to_string())?
+        .resource;
+    let hat = back.node("Body/Head/Hat").ok_or("no Hat")?;
+    Ok(hat
+        .attrs()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_text(godot_bin::Dialect::Godot4)))
+        .collect())
+}
+
+#[test]
+fn hostile_node_id_attributes_convert_or_are_typed_errors() {
+    let attr = |attrs: &[(String, String)], k: &str| {
+        attrs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    };
+    // An index the engine would not pack (2^14 - 1 and up, negative, not a number: the
+    // engine's String to int reads "abc" as 0) is dropped or read as the engine reads it.
+    for (index, want) in [
+        ("\"2147483647\"", None),
+        ("\"16383\"", None),
+        ("\"16382\"", Some("\"16382\"")),
+        ("\"-5\"", None),
+        ("\"abc\"", Some("\"0\"")),
+        ("7", Some("\"7\"")),
+    ] {
+        let got = through_binary(&scene46(&format!("index={index}"))).unwrap();
+        assert_eq!(attr(&got, "index").as_deref(), want, "index={index}");
+    }
+    // Ids of the wrong type or size: never a panic; an id that is not an int is none.
+    for attrs in [
+        "unique_id=\"x\"",
+        "unique_id=99999999999",
+        "unique_id=-1",
+        "parent_id_path=\"text\"",
+        "parent_id_path=[1, \"a\", null]",
+        "parent_id_path=PackedInt32Array()",
+        "owner=\".\" owner_uid_path=PackedInt32Array(1, 2)",
+        "owner=\"Body\" owner_uid_path=[[1]]",
+    ] {
+        let got = through_binary(&scene46(attrs));
+        assert!(got.is_ok(), "{attrs}: {got:?}");
+    }
+    let got = through_binary(&scene46("unique_id=\"x\"")).unwrap();
+    assert_eq!(attr(&got, "unique_id"), None);
+}
+
+#[test]
+fn hostile_bundle_ids_read_or_are_typed_errors() {
+    use godot_bin::{Array, PackedInt32Array, Variant};
+    let t = TextResource::parse(&scene46(
+        "parent_id_path=PackedInt32Array(1591333926, 7) unique_id=5",
+    ))
+    .unwrap();
+    let good = t.to_binary().unwrap().resource;
+    let damage: [(&str, Variant); 6] = [
+        (
+            "node_ids",
+            Variant::PackedInt32Array(PackedInt32Array(vec![])),
+        ),
+        (
+            "node_ids",
+            Variant::PackedInt32Array(PackedInt32Array(vec![1; 50])),
+        ),
+        ("node_ids", Variant::from("not ids")),
+        (
+            "id_paths",
+            Variant::Array(Array::from(vec![Variant::Nil; 9])),
+        ),
+        ("id_paths", Variant::from(3)),
+        ("id_paths", Variant::Array(Array::from(vec![]))),
+    ];
+    for (key, value) in damage {
+        let mut bin = good.clone();
+        let main = bin.resource_mut();
+        let Some(Variant::Dictionary(mut d)) = main.get("_bundled").cloned() else {
+            panic!("no bundle")
+        };
+        d.insert(key, value.clone());
+        main.set("_bundled", Variant::Dictionary(d));
+        let bytes = bin.to_bytes().unwrap();
+        let read = godot_bin_files::BinaryResource::from_bytes(&bytes).unwrap();
+        match read.to_text() {
+            Ok(c) => {
+                let _ = c.resource.to_string();
+            }
+            Err(e) => assert!(
+                matches!(e.kind(), ErrorKind::Corrupt(_)),
+                "{key} = {value:?}: {e}"
+            ),
+        }
     }
 }
