@@ -296,7 +296,8 @@ impl<W: Write, F: Formatter + ?Sized> Writer<'_, W, F> {
                 if suffix {
                     s.push_str(".0");
                 }
-                self.fmt.f64(self.out, x, &s, true)
+                // The hook gets the value itself: a file's printer may write its digits.
+                self.fmt.f64(self.out, *value, &s, true)
             }
             Variant::String(s) => {
                 self.s("\"")?;

@@ -115,7 +115,9 @@ pub trait Formatter {
 
     /// A double: a FLOAT (`float`: its text must read back as a float, so the crate's
     /// `shortest` ends in `.0` where it has no `.` or exponent) or a `PackedFloat64Array`
-    /// element (`float` false).
+    /// element (`float` false). `x` is the value itself; `shortest` is the crate's text of
+    /// it as `var_to_str` prints it (in Godot 3, through the engine's 32-bit `real_t`: a
+    /// FLOAT beyond the `f32` range prints as `inf`).
     fn f64(
         &mut self,
         out: &mut dyn fmt::Write,

@@ -150,8 +150,36 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
             }
         }
     }
+    // The engine's own rounding (its mantissa joined from two 9-digit halves rounds past
+    // 2^53, and its division by a power of ten rounds again) reaches only some doubles
+    // from each number of digits, on grids that differ: search wider around the value at
+    // 15 to 18 digits.
+    for digits in 15usize..=18 {
+        let sci = format!("{:.*e}", digits - 1, x);
+        let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
+        let exp: i32 = exp.parse().expect("an integer exponent");
+        let neg = mant.starts_with('-');
+        let n: u64 = mant
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .expect("digits");
+        for k in 1..=WIDE {
+            for m in [n + k, n.saturating_sub(k)] {
+                let text = layout(neg, m, digits, exp);
+                if exact(&text) {
+                    return Some(text);
+                }
+            }
+        }
+    }
     None
 }
+
+/// How many units of the last digit [`engine_text`] tries on each side at 15 to 18
+/// digits.
+const WIDE: u64 = 200;
 
 /// When no text reads back to exactly `x` (a double so small that 10^digits overflows in
 /// the engine's division, e.g. `-5.013316528478497e-299`, which every exact text brings

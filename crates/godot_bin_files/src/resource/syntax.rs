@@ -134,15 +134,33 @@ pub(crate) fn value_end(s: &[u8], i: usize) -> Result<usize> {
                     return Ok(j);
                 }
             }
-            let mut j = i + 1;
-            while j < s.len() {
-                let d = s[j];
-                let exp_sign = (d == b'+' || d == b'-') && matches!(s[j - 1], b'e' | b'E');
-                if is_ident(d) || d == b'.' || exp_sign {
+            // Otherwise as the engine's tokenizer (and godot_bin's lexer) delimits a number:
+            // a sign, digits, one `.` and digits, an exponent with one sign and digits;
+            // `-1e400.fff` is `-1e400`, then `.fff`.
+            let digits = |mut j: usize| {
+                while j < s.len() && s[j].is_ascii_digit() {
                     j += 1;
-                } else {
-                    break;
                 }
+                j
+            };
+            if c == b'-' && !s.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                // `-word`: a word the parser takes or refuses (`-inf` in 4.5+ files).
+                let mut j = i + 1;
+                while j < s.len() && (is_ident(s[j]) || s[j] == b'.') {
+                    j += 1;
+                }
+                return Ok(j);
+            }
+            let mut j = digits(i + 1);
+            if c != b'.' && s.get(j) == Some(&b'.') {
+                j = digits(j + 1);
+            }
+            if matches!(s.get(j), Some(b'e' | b'E')) {
+                j += 1;
+                if matches!(s.get(j), Some(b'+' | b'-')) {
+                    j += 1;
+                }
+                j = digits(j);
             }
             Ok(j)
         }
@@ -254,10 +272,26 @@ pub(crate) struct FileWriter {
     pub(crate) style: Style,
 }
 
+impl FileWriter {
+    /// Negative infinity as the file's engine reads it back: `-inf` in a 4.5+ `format=4`
+    /// file, `inf_neg` in other Godot 4 files, and in Godot 3 `-1e400` (Godot 3.2.3's
+    /// writer prints `-inf.0`, which its own reader takes for the int 0 and, inside an
+    /// Array, for a syntax error; a number past the largest double reads as -inf).
+    fn neg_inf(&self) -> &'static str {
+        if self.style.dialect != Dialect::Godot4 {
+            "-1e400"
+        } else if self.style.minus_inf {
+            "-inf"
+        } else {
+            "inf_neg"
+        }
+    }
+}
+
 impl Formatter for FileWriter {
     fn f32(&mut self, out: &mut dyn fmt::Write, x: f32, shortest: &str) -> fmt::Result {
-        if x == f32::NEG_INFINITY && self.style.minus_inf {
-            return out.write_str("-inf");
+        if x == f32::NEG_INFINITY {
+            return out.write_str(self.neg_inf());
         }
         match numbers::f32_text(x, shortest) {
             Some(text) => out.write_str(&text),
@@ -272,8 +306,8 @@ impl Formatter for FileWriter {
         shortest: &str,
         float: bool,
     ) -> fmt::Result {
-        if x == f64::NEG_INFINITY && self.style.minus_inf {
-            return out.write_str("-inf");
+        if x == f64::NEG_INFINITY {
+            return out.write_str(self.neg_inf());
         }
         match numbers::f64_text(x, shortest, float) {
             Some(text) => out.write_str(&text),
@@ -420,6 +454,9 @@ mod tests {
             ("-nan(", 4),
             ("-inf_neg", 8),
             ("{\n\"a\": 1\n}\n", 10),
+            ("-1e400.fff(1", 6),
+            ("2.5.x", 3),
+            ("7f", 1),
         ];
         for (s, end) in cases {
             assert_eq!(value_end(s.as_bytes(), 0).unwrap(), end, "{s:?}");

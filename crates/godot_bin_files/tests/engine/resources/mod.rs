@@ -5,6 +5,7 @@
 
 pub mod binary;
 pub mod config;
+pub mod floats;
 pub mod serde;
 pub mod text;
 pub mod upgrade;
@@ -68,6 +69,7 @@ pub fn trials() -> Vec<Trial> {
     t.extend(serde::trials());
     t.extend(binary::trials());
     t.extend(upgrade::trials());
+    t.extend(floats::trials());
     t
 }
 
