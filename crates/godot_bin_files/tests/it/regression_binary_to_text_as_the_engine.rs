@@ -67,3 +67,23 @@ fn a_double_no_text_brings_back_is_written_nearest_and_reported() {
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert!(issues[0].contains("reads no text as"), "{issues:?}");
 }
+
+/// A binary file from an engine newer than any the crate knows (here 4.4.1's file with
+/// its header's minor version set to 9) is read as far as its format goes, and its
+/// conversion says so; rewritten, it keeps its header.
+#[test]
+fn a_newer_engines_file_is_read_and_said_so() {
+    let mut bytes = fixture("godot4/issue41", "bytes4.res");
+    assert_eq!(&bytes[16..20], &4u32.to_le_bytes());
+    bytes[16..20].copy_from_slice(&9u32.to_le_bytes());
+    let res = BinaryResource::from_bytes(&bytes).unwrap();
+    assert_eq!(res.engine().to_string(), "4.9");
+    assert!(!res.engine().is_known());
+    assert_eq!(res.to_bytes().unwrap(), bytes);
+    let c = res.to_text().unwrap();
+    let said: Vec<String> = c.issues.iter().map(ToString::to_string).collect();
+    assert!(
+        said.iter().any(|i| i.contains("Godot 4.9, newer than")),
+        "{said:?}"
+    );
+}
