@@ -1,5 +1,6 @@
-//! Edit a game's save: read it (plain, encrypted or compressed), change a value, write it
-//! back in the same container with the same password.
+//! Edit a game's save: read it (plain, encrypted or compressed, Godot 3 or 4), change a
+//! value, write it back in the form it was read in (`Writer::like`: the same container,
+//! layout, compression and dialect) with the same password.
 //!
 //! ```sh
 //! cargo run -p godot_bin_files --example save_edit -- save.dat s3cret
@@ -9,7 +10,7 @@
 //! `store_var` would) in the system's temporary folder, and edits that.
 
 use godot_bin::{Config, Variant};
-use godot_bin_files::save::{Container, Key, Reader, Writer};
+use godot_bin_files::save::{Key, Reader, Writer};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -18,14 +19,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => make_sample()?,
     };
     let key = Key::password(&args.next().unwrap_or_else(|| "s3cret".into()));
-    let cfg = Config::default(); // Config::new(Dialect::Godot3) for a Godot 3 game
+    // A Godot 3 encrypted save is found to be Godot 3; for a plain or compressed Godot 3
+    // save, pass Config::new(Dialect::Godot3) (the error says so when it is needed).
+    let cfg = Config::default();
 
     // Read every value the game stored.
     let bytes = std::fs::read(&path)?;
     let mut reader = Reader::with_key(&bytes[..], &key, &cfg)?;
-    let container = reader.container().clone();
     let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>()?;
-    println!("{}: {container}, {} values", path.display(), values.len());
+    println!(
+        "{}: {}, {:?}, {} values",
+        path.display(),
+        reader.container(),
+        reader.config().dialect(),
+        values.len()
+    );
 
     // Change one: a level-up in the first value, a Dictionary.
     if let Some(Variant::Dictionary(save)) = values.first_mut() {
@@ -34,14 +42,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("level {level} -> {}", level + 1);
     }
 
-    // Write them back in the same kind of file.
-    let mut writer = match container {
-        Container::Plain => Writer::plain(Vec::new(), &cfg),
-        Container::Encrypted { .. } => Writer::encrypted(Vec::new(), &key, &cfg)?,
-        Container::Compressed { compression, .. } => {
-            Writer::compressed(Vec::new(), compression, &cfg)?
-        }
-    };
+    // Write them back in the form they were read in.
+    let mut writer = Writer::like(&reader, Vec::new(), Some(&key))?;
     for v in &values {
         writer.write_value(v)?;
     }
@@ -49,13 +51,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// A save as a game would write it: `{"level": 3, "name": "Ada"}` and a play time.
+/// A save as a Godot 3 game would write it (`File.open_encrypted_with_pass`):
+/// `{"level": 3, "name": "Ada"}` and a play time.
 fn make_sample() -> Result<std::path::PathBuf, godot_bin_files::Error> {
     let path = std::env::temp_dir().join("godot_bin_save_edit.dat");
     let mut save = godot_bin::Dictionary::new();
     save.insert("level", 3);
     save.insert("name", "Ada");
-    let mut w = Writer::encrypted(Vec::new(), &Key::password("s3cret"), &Config::default())?;
+    let cfg = Config::new(godot_bin::Dialect::Godot3);
+    let mut w = Writer::encrypted(Vec::new(), &Key::password("s3cret"), &cfg)?;
     w.write_value(&Variant::Dictionary(save))?;
     w.write_value(&1234.5)?;
     std::fs::write(&path, w.finish()?)?;

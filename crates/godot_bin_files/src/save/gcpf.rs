@@ -173,6 +173,7 @@ impl<R: Read> GcpfReader<R> {
 /// Memory: the compressed blocks so far and one block of content.
 pub(crate) struct GcpfWriter {
     mode: Compression,
+    block_size: u32,
     codec: BlockCodec,
     block: Vec<u8>,
     sizes: Vec<u32>,
@@ -182,6 +183,17 @@ pub(crate) struct GcpfWriter {
 
 impl GcpfWriter {
     pub(crate) fn new(mode: Compression) -> Result<Self> {
+        Self::with_block_size(mode, ENGINE_BLOCK_SIZE)
+    }
+
+    /// Blocks of `block_size` bytes (a file read with another size is written back with
+    /// it); the block's memory grows with the content, never on the size's word alone.
+    pub(crate) fn with_block_size(mode: Compression, block_size: u32) -> Result<Self> {
+        if block_size == 0 {
+            return Err(
+                ErrorKind::Unsupported("a compressed file with blocks of 0 bytes".into()).into(),
+            );
+        }
         if mode == Compression::Brotli {
             return Err(ErrorKind::Unsupported(
                 "Brotli compression: the engine only decompresses Brotli, so no engine \
@@ -192,8 +204,9 @@ impl GcpfWriter {
         }
         Ok(GcpfWriter {
             mode,
+            block_size,
             codec: BlockCodec::new(mode),
-            block: Vec::with_capacity(ENGINE_BLOCK_SIZE as usize),
+            block: Vec::with_capacity(block_size.min(ENGINE_BLOCK_SIZE) as usize),
             sizes: Vec::new(),
             packed: Vec::new(),
             total: 0,
@@ -220,11 +233,11 @@ impl GcpfWriter {
         }
         self.total += data.len() as u64;
         while !data.is_empty() {
-            let room = ENGINE_BLOCK_SIZE as usize - self.block.len();
+            let room = self.block_size as usize - self.block.len();
             let n = room.min(data.len());
             self.block.extend_from_slice(&data[..n]);
             data = &data[n..];
-            if self.block.len() == ENGINE_BLOCK_SIZE as usize {
+            if self.block.len() == self.block_size as usize {
                 self.flush_block()?;
             }
         }
@@ -237,7 +250,7 @@ impl GcpfWriter {
         let mut head = Vec::with_capacity(16 + 4 * self.sizes.len());
         head.extend_from_slice(MAGIC_GCPF);
         head.extend_from_slice(&self.mode.mode().to_le_bytes());
-        head.extend_from_slice(&ENGINE_BLOCK_SIZE.to_le_bytes());
+        head.extend_from_slice(&self.block_size.to_le_bytes());
         head.extend_from_slice(&(self.total as u32).to_le_bytes());
         for size in &self.sizes {
             head.extend_from_slice(&size.to_le_bytes());

@@ -225,6 +225,11 @@ impl<R: Read> Reader<R> {
         self
     }
 
+    /// The framing the values are read with (for [`Writer::like`](super::Writer::like)).
+    pub(crate) fn framing_used(&self) -> &Framing {
+        &self.framing
+    }
+
     /// What wraps the content.
     pub fn container(&self) -> &Container {
         &self.container

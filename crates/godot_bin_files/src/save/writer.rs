@@ -1,9 +1,10 @@
 //! Writing `store_var` values into a save of any kind.
 
-use super::format::{layout_for, random_iv, Compression, Key, Layout};
+use super::format::{layout_for, random_iv, Compression, Container, Key, Layout};
 use super::gcpf::GcpfWriter;
 use super::gdec::GdecWriter;
-use crate::error::Result;
+use super::reader::Reader;
+use crate::error::{Error, ErrorKind, Result};
 use godot_bin::framing::{Framing, ENGINE_MAX_FRAME_LEN};
 use godot_bin::Config;
 use godot_bin::Dialect;
@@ -92,6 +93,71 @@ impl<W: Write> Writer<W> {
     pub fn compressed(out: W, compression: Compression, cfg: &Config) -> Result<Self> {
         let sink = Sink::Compressed(Box::new(GcpfWriter::new(compression)?));
         Ok(Self::with_sink(out, sink, cfg))
+    }
+
+    /// A writer for the file `reader` read, in its form: the same container (plain; the
+    /// same encrypted layout, Godot 3's ECB or Godot 4's CFB with a fresh initial vector,
+    /// as the engine draws one per write; the same compression mode and block size), the
+    /// same [`Config`] (the dialect the reader settled on: a Godot 3 encrypted save is
+    /// written back as Godot 3) and the same framing (endianness). `key` is the key the
+    /// file was opened with; an encrypted file without one is
+    /// [`ErrorKind::KeyRequired`](crate::error::ErrorKind::KeyRequired). Writing another
+    /// engine's form is asked for with [`plain`](Self::plain),
+    /// [`encrypted`](Self::encrypted) or [`compressed`](Self::compressed).
+    ///
+    /// ```
+    /// use godot_bin_files::save::{Key, Reader, Writer};
+    /// use godot_bin::{Config, Dialect, Dictionary, Variant};
+    ///
+    /// // A Godot 3 save (`File.open_encrypted_with_pass`), as a game wrote it.
+    /// let key = Key::password("pw");
+    /// let mut save = Dictionary::new();
+    /// save.insert("level", 7);
+    /// let mut w = Writer::encrypted(Vec::new(), &key, &Config::new(Dialect::Godot3))?;
+    /// w.write_value(&save)?;
+    /// let file = w.finish()?;
+    ///
+    /// // Read it, change it, write it back in its own form.
+    /// let mut reader = Reader::with_key(&file[..], &key, &Config::default())?;
+    /// let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>()?;
+    /// values[0]["level"] = Variant::Int(8);
+    /// let mut writer = Writer::like(&reader, Vec::new(), Some(&key))?;
+    /// for v in &values {
+    ///     writer.write_value(v)?;
+    /// }
+    /// let again = writer.finish()?;
+    /// assert_eq!(again.len(), file.len());
+    /// let mut check = Reader::with_key(&again[..], &key, &Config::default())?;
+    /// assert_eq!(check.container(), reader.container());
+    /// assert_eq!(check.config().dialect(), Dialect::Godot3);
+    /// assert_eq!(check.read_value::<Variant>()?.unwrap()["level"], Variant::Int(8));
+    /// # Ok::<(), godot_bin_files::Error>(())
+    /// ```
+    pub fn like<R: std::io::Read>(reader: &Reader<R>, out: W, key: Option<&Key>) -> Result<Self> {
+        let cfg = reader.config();
+        let writer = match reader.container() {
+            Container::Plain => Self::plain(out, cfg),
+            Container::Encrypted { layout, .. } => {
+                let key = key.ok_or_else(|| Error::new(ErrorKind::KeyRequired))?;
+                let layout = match layout {
+                    Layout::Godot3 => Layout::Godot3,
+                    Layout::Godot4 { .. } => Layout::Godot4 { iv: random_iv()? },
+                };
+                Self::encrypted_layout(out, key, layout, cfg)
+            }
+            Container::Compressed {
+                compression,
+                block_size,
+                ..
+            } => {
+                let sink = Sink::Compressed(Box::new(GcpfWriter::with_block_size(
+                    *compression,
+                    *block_size,
+                )?));
+                Self::with_sink(out, sink, cfg)
+            }
+        };
+        Ok(writer.framing(reader.framing_used().clone()))
     }
 
     /// Frames with these options instead of the default (the [`Config`] given when

@@ -34,6 +34,14 @@ pub fn trials() -> Vec<Trial> {
             "files::we_read_the_saves_godot3_writes",
             we_read_the_saves_godot3_writes,
         ),
+        godot3_trial(
+            "files::godot3_opens_its_save_edited_and_written_back_like_it",
+            |e| edited_save_opens(&EditedEngine::Godot3(e)),
+        ),
+        godot4_trial(
+            "files::godot4_opens_its_save_edited_and_written_back_like_it",
+            |e| edited_save_opens(&EditedEngine::Godot4(e)),
+        ),
         godot4_trial(
             "files::a_godot3_save_converted_opens_in_godot4",
             a_godot3_save_converted_opens_in_godot4,
@@ -494,4 +502,55 @@ fn a_godot3_save_converted_opens_in_godot4(engine4: &Godot4) {
         "{}",
         res.describe()
     );
+}
+
+enum EditedEngine<'a> {
+    Godot3(&'a Godot3),
+    Godot4(&'a Godot4),
+}
+
+/// Issue 41 #1, as the user met it: an engine-made encrypted save (password `s3cret`),
+/// read with the default `Config`, its `level` changed from 3 to 8 and written back with
+/// `Writer::like`, opens in the engine that made it, which reads 8.
+fn edited_save_opens(engine: &EditedEngine) {
+    let (dir, name) = match engine {
+        EditedEngine::Godot3(_) => ("godot3", "g3_save_pass.bin"),
+        EditedEngine::Godot4(_) => ("godot4", "g4_save_pass.bin"),
+    };
+    let bytes = std::fs::read(crate::support::golden::files_dir().join(dir).join(name)).unwrap();
+    let key = Key::password(PASSWORD);
+    let mut reader = Reader::with_key(&bytes[..], &key, &Config::default()).unwrap();
+    let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
+    assert_eq!(values[0]["level"], Variant::Int(3));
+    values[0]["level"] = Variant::Int(8);
+    let mut w = Writer::like(&reader, Vec::new(), Some(&key)).unwrap();
+    for v in &values {
+        w.write_value(v).unwrap();
+    }
+    let edited = w.finish().unwrap();
+    let level = match engine {
+        EditedEngine::Godot3(e) => {
+            let res = godot3::run_script(
+                e,
+                &format!(
+                    "var f = File.new()\nvar err = f.open_encrypted_with_pass(\"res://save.bin\", File.READ, \"{PASSWORD}\")\nvar v = f.get_var()\nf.close()\nwrite_bytes(\"out.txt\", (str(err) + \" \" + str(v[\"level\"])).to_utf8())"
+                ),
+                &[("save.bin", &edited)],
+            );
+            res.assert_ok();
+            res.read_string("out.txt")
+        }
+        EditedEngine::Godot4(e) => {
+            let res = godot4::run_script(
+                e,
+                &format!(
+                    "var f = FileAccess.open_encrypted_with_pass(\"res://save.bin\", FileAccess.READ, \"{PASSWORD}\")\nvar err = FileAccess.get_open_error()\nvar v = f.get_var()\nf.close()\nwrite_bytes(\"out.txt\", (str(err) + \" \" + str(v[\"level\"])).to_utf8_buffer())"
+                ),
+                &[("save.bin", &edited)],
+            );
+            res.assert_ok();
+            res.read_string("out.txt")
+        }
+    };
+    assert_eq!(level, "0 8", "open error and level read by the engine");
 }
