@@ -82,6 +82,7 @@ mod gcpf;
 mod gdec;
 mod reader;
 mod renames;
+mod typed;
 mod writer;
 
 pub use crate::issue::Issue;

@@ -225,6 +225,16 @@ impl<R: Read> Reader<R> {
         self
     }
 
+    /// Whether numbers and length prefixes are big-endian (the game's `big_endian`).
+    pub(super) fn is_big_endian(&self) -> bool {
+        self.framing.is_big_endian()
+    }
+
+    /// Content bytes left, when the container says.
+    pub(super) fn content_left(&self) -> Option<u64> {
+        self.source.remaining()
+    }
+
     /// The framing the values are read with (for [`Writer::like`](super::Writer::like)).
     pub(crate) fn framing_used(&self) -> &Framing {
         &self.framing
@@ -356,7 +366,8 @@ impl<R: Read> Reader<R> {
         Ok(true)
     }
 
-    fn read_up_to(&mut self, buf: &mut [u8]) -> Result<usize> {
+    /// Reads content into `buf` until it is full or the content ends; how many bytes.
+    pub(super) fn read_up_to(&mut self, buf: &mut [u8]) -> Result<usize> {
         let mut got = 0;
         while got < buf.len() {
             let n = self.source.read_content(&mut buf[got..])?;

@@ -169,6 +169,11 @@ impl<W: Write> Writer<W> {
         self
     }
 
+    /// Whether numbers and length prefixes are big-endian (the game's `big_endian`).
+    pub(super) fn is_big_endian(&self) -> bool {
+        self.framing.is_big_endian()
+    }
+
     /// Writes one value as `store_var` does: a length prefix, then the packet.
     pub fn write_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         let mut frame = std::mem::take(&mut self.frame);

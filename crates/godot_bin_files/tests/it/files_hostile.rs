@@ -302,3 +302,35 @@ fn fuzz_crash_empty_content_with_a_wrong_md5() {
         .and_then(|mut r| r.read_value::<Variant>())
         .is_err());
 }
+
+/// A pascal string's length from the file: past the content a compressed file says it
+/// holds, refused before anything is allocated; in a plain file (whose length the reader
+/// does not know), read in pieces up to the end and refused there.
+#[test]
+fn a_pascal_string_longer_than_the_file() {
+    use godot_bin_files::save::{Compression, Reader, Writer};
+    let cfg = godot_bin::Config::default();
+    let mut w = Writer::compressed(Vec::new(), Compression::FastLz, &cfg).unwrap();
+    w.store_32(u32::MAX).unwrap();
+    w.store_string("short").unwrap();
+    let file = w.finish().unwrap();
+    let mut r = Reader::new(&file[..], &cfg).unwrap();
+    let err = r.get_pascal_string().unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LengthOutOfRange(n) if *n == i64::from(u32::MAX)),
+        "{err}"
+    );
+
+    let mut plain = u32::MAX.to_le_bytes().to_vec();
+    plain.extend_from_slice(b"short");
+    let mut r = Reader::new(&plain[..], &cfg).unwrap();
+    let err = r.get_pascal_string().unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::UnexpectedEof), "{err}");
+    // Past the end, each typed read is a typed error too.
+    let mut r = Reader::new(&[1u8, 2][..], &cfg).unwrap();
+    assert_eq!(r.get_8().unwrap(), 1);
+    assert!(matches!(
+        r.get_32().unwrap_err().kind(),
+        ErrorKind::UnexpectedEof
+    ));
+}
