@@ -134,7 +134,7 @@ impl<R: Read> Reader<R> {
     /// Opens a plain or compressed save. An encrypted one is [`ErrorKind::KeyRequired`]:
     /// use [`with_key`](Self::with_key).
     pub fn new(reader: R, cfg: &Config) -> Result<Self> {
-        Self::open(reader, None, cfg)
+        Self::open_source(reader, None, cfg)
     }
 
     /// Opens a save of any kind; `key` decrypts it if it is encrypted and is not used
@@ -160,10 +160,10 @@ impl<R: Read> Reader<R> {
     /// # Ok::<(), godot_bin_files::Error>(())
     /// ```
     pub fn with_key(reader: R, key: &Key, cfg: &Config) -> Result<Self> {
-        Self::open(reader, Some(key), cfg)
+        Self::open_source(reader, Some(key), cfg)
     }
 
-    fn open(reader: R, key: Option<&Key>, cfg: &Config) -> Result<Self> {
+    fn open_source(reader: R, key: Option<&Key>, cfg: &Config) -> Result<Self> {
         let mut inner = BufReader::with_capacity(READ_AHEAD, reader);
         let mut magic = Vec::with_capacity(4);
         (&mut inner).take(4).read_to_end(&mut magic)?;
@@ -378,6 +378,38 @@ impl<R: Read> Reader<R> {
         }
         self.offset += got as u64;
         Ok(got)
+    }
+}
+
+impl Reader<std::fs::File> {
+    /// Opens the save at `path` (`FileAccess.open`, `open_encrypted*`,
+    /// `open_compressed`): any kind, `key` used if it is encrypted; an error names the
+    /// file. Write it back with [`Writer::like`](super::Writer::like) and
+    /// [`Writer::save`](super::Writer::save).
+    ///
+    /// ```no_run
+    /// use godot_bin_files::save::{Key, Reader, Writer};
+    /// use godot_bin::{Config, Variant};
+    ///
+    /// let key = Key::password("s3cret");
+    /// let mut reader = Reader::open("save.dat", Some(&key), &Config::default())?;
+    /// let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>()?;
+    /// values[0]["level"] = Variant::Int(8);
+    /// let mut writer = Writer::like(&reader, Vec::new(), Some(&key))?;
+    /// for v in &values {
+    ///     writer.write_value(v)?;
+    /// }
+    /// writer.save("save.dat")?; // whole, or not at all
+    /// # Ok::<(), godot_bin_files::Error>(())
+    /// ```
+    pub fn open(
+        path: impl AsRef<std::path::Path>,
+        key: Option<&Key>,
+        cfg: &Config,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
+        Self::open_source(file, key, cfg).map_err(|e| e.in_file(path))
     }
 }
 

@@ -209,6 +209,16 @@ impl<W: Write> Writer<W> {
     }
 }
 
+impl Writer<Vec<u8>> {
+    /// Completes the file and writes it to `path` through a temporary file beside it,
+    /// renamed over the target once whole: a failure leaves the old save as it was.
+    pub fn save(self, path: impl AsRef<std::path::Path>) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.finish().map_err(|e| e.in_file(path))?;
+        crate::fsio::write_atomic(path, &bytes)
+    }
+}
+
 impl<W: Write> Write for Writer<W> {
     /// Raw content, as [`write_bytes`](Writer::write_bytes).
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {

@@ -423,3 +423,44 @@ fn writer_like_keeps_every_engine_files_form() {
     println!("{checked} saves written back in their own form, {identical} byte for byte");
     assert!(checked >= 40 && identical >= 15, "{checked} {identical}");
 }
+
+/// Issue 39 #5 (saves): by path, as `FileAccess.open` takes one; the write is whole or
+/// not at all, and errors name the file.
+#[test]
+fn saves_open_and_save_by_path() {
+    let dir = std::env::temp_dir().join(format!("godot_bin_save_path_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("save.dat");
+    let key = Key::password("s3cret");
+    let cfg = Config::default();
+    let mut w = Writer::encrypted(Vec::new(), &key, &cfg).unwrap();
+    w.write_value(&Variant::Dictionary(godot_bin::Dictionary::from_iter([(
+        "level", 3,
+    )])))
+    .unwrap();
+    w.save(&path).unwrap();
+
+    let mut reader = Reader::open(&path, Some(&key), &cfg).unwrap();
+    let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
+    values[0]["level"] = Variant::Int(4);
+    let mut w = Writer::like(&reader, Vec::new(), Some(&key)).unwrap();
+    w.write_value(&values[0]).unwrap();
+    w.save(&path).unwrap();
+    let mut again = Reader::open(&path, Some(&key), &cfg).unwrap();
+    assert_eq!(
+        again.read_value::<Variant>().unwrap().unwrap()["level"],
+        Variant::Int(4)
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+
+    let missing = dir.join("missing.dat");
+    let err = Reader::open(&missing, None, &cfg).err().unwrap();
+    assert!(matches!(err.kind(), ErrorKind::Io(_)));
+    assert_eq!(err.file(), Some(missing.as_path()));
+    assert!(err.to_string().ends_with("missing.dat"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
