@@ -88,11 +88,19 @@ pub struct TextResource {
     dialect: Dialect,
     engine: EngineVersion,
     res_path: Option<String>,
+    /// The file began with a UTF-8 byte order mark (read by 4.7 and later), kept.
+    bom: bool,
 }
 
 impl TextResource {
     /// Reads a `.tres` or `.tscn`.
     pub fn parse(text: &str) -> Result<TextResource> {
+        // Godot 4.7's loader skips a byte order mark before the header; earlier ones
+        // refuse the file. Read past it, and keep it.
+        let (text, bom) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => (rest, true),
+            None => (text, false),
+        };
         let mut doc = Document::parse(text, Form::Resource(Dialect::Godot4))?;
         if doc.sections.len() < 2 || !doc.sections[0].properties.is_empty() {
             let at = doc.sections[0]
@@ -146,6 +154,7 @@ impl TextResource {
             dialect,
             engine,
             res_path: None,
+            bom,
         })
     }
 
@@ -232,6 +241,7 @@ impl TextResource {
             dialect,
             engine,
             res_path: None,
+            bom: false,
         }
     }
 
@@ -639,7 +649,12 @@ impl TextResource {
 
     /// The file's text, as [`Display`](fmt::Display) writes it.
     pub fn to_text(&self) -> String {
-        self.doc.write(self.style(), false)
+        let text = self.doc.write(self.style(), false);
+        if self.bom {
+            format!("\u{feff}{text}")
+        } else {
+            text
+        }
     }
 }
 

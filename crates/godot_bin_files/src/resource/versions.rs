@@ -14,6 +14,8 @@
 //! * 4.6 gave nodes ids: `[node ... unique_id=N]`, `parent_id_path=` and `owner_uid_path=`
 //!   (`PackedInt32Array`) where a parent or owner is a path into an instanced scene; in a
 //!   binary scene the bundle's `node_ids` and `id_paths`. It stopped writing `load_steps=`.
+//! * 4.7's text loader skips a UTF-8 byte order mark before the header (earlier ones
+//!   refuse the file): read, and kept when written back.
 //! * The binary header records the engine's major and minor version; its format stayed 6
 //!   from 4.3 to master (4.8-dev), Godot 3's is 3.
 //!

@@ -89,3 +89,14 @@ fn a_44_file_still_counts_its_load_steps() {
         .to_string()
         .starts_with("[gd_resource type=\"Resource\" load_steps=3 format=3]"));
 }
+
+/// Godot 4.7's text loader skips a UTF-8 byte order mark before the header (4.4.1 to 4.6
+/// refuse the file); the crate reads such a file and writes the mark back.
+#[test]
+fn a_47_file_with_a_byte_order_mark_reads_and_keeps_it() {
+    let text = format!("\u{feff}{SCENE}");
+    match TextResource::parse(&text) {
+        Ok(t) => assert_eq!(t.to_string(), text),
+        Err(e) => panic!("{e}"),
+    }
+}
