@@ -63,6 +63,9 @@ use value::{Tables, WriteTables};
 
 const MAGIC: &[u8; 4] = b"RSRC";
 const MAGIC_COMPRESSED: &[u8; 4] = b"RSCC";
+/// The first format whose NodePaths have no separate property name (Godot 3.0's files,
+/// format 2, store it after the subnames, and the engine reads it as one more).
+const FORMAT_NO_NODEPATH_PROPERTY: u32 = 3;
 /// Flag: internal resources have string ids (`local://Class_abcde`).
 pub const FLAG_NAMED_SCENE_IDS: u32 = 1;
 /// Flag: the file and its external resources carry uids.
@@ -622,6 +625,7 @@ impl BinaryResource {
             internal_ids: &ids,
             named_ids: self.header.flags & FLAG_NAMED_SCENE_IDS != 0,
             godot4: self.header.version.0 >= 4,
+            nodepath_property: self.header.format < FORMAT_NO_NODEPATH_PROPERTY,
         };
         let mut offsets = Vec::with_capacity(self.internals.len());
         for r in &self.internals {
@@ -760,6 +764,7 @@ fn read_content(
         internal_ids: &internal_ids,
         named_ids: flags & FLAG_NAMED_SCENE_IDS != 0,
         godot4: version.0 >= 4,
+        nodepath_property: format < FORMAT_NO_NODEPATH_PROPERTY,
     };
     let mut internals = Vec::with_capacity(table.len());
     for (path, offset) in table {

@@ -100,6 +100,9 @@ pub(crate) struct Tables<'a> {
     pub(crate) named_ids: bool,
     /// Godot 4 (Callable, Signal, the 4.x types) or Godot 3.
     pub(crate) godot4: bool,
+    /// Format 2 (Godot 3.0): a NodePath has a property name after its subnames, read as
+    /// one more subname, as the engine reads it.
+    pub(crate) nodepath_property: bool,
 }
 
 fn marker(class: &str, props: Vec<(&str, Variant)>) -> Variant {
@@ -238,7 +241,7 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
             let names = usize::from(input.u16()?);
             let sub = input.u16()?;
             let absolute = sub & 0x8000 != 0;
-            let subs = usize::from(sub & 0x7fff);
+            let subs = usize::from(sub & 0x7fff) + usize::from(t.nodepath_property);
             input.check_count(names + subs, 4, "a NodePath's names")?;
             let read_name = |input: &mut Input<'_>| -> Result<String> {
                 let at = input.pos;
@@ -405,6 +408,8 @@ pub(crate) struct WriteTables<'a> {
     pub(crate) internal_ids: &'a [String],
     pub(crate) named_ids: bool,
     pub(crate) godot4: bool,
+    /// Format 2: the last subname is written as the property (see [`Tables`]).
+    pub(crate) nodepath_property: bool,
 }
 
 impl WriteTables<'_> {
@@ -491,13 +496,23 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
         Variant::NodePath(p) => {
             out.u32(NODE_PATH);
             let (names, subs) = (p.names.len(), p.subnames.len());
-            if names > 0xffff || subs > 0x7fff {
+            // Format 2 counts the subnames without the last, its property (empty if none).
+            let counted = if t.nodepath_property {
+                subs.saturating_sub(1)
+            } else {
+                subs
+            };
+            if names > 0xffff || counted > 0x7fff {
                 return Err(unwritable(v, "has more names than its u16 counts hold"));
             }
             out.u16(names as u16);
-            out.u16(subs as u16 | if p.absolute { 0x8000 } else { 0 });
+            out.u16(counted as u16 | if p.absolute { 0x8000 } else { 0 });
             for name in p.names.iter().chain(&p.subnames) {
                 let i = t.index(name);
+                out.u32(i);
+            }
+            if t.nodepath_property && subs == 0 {
+                let i = t.index("");
                 out.u32(i);
             }
         }
