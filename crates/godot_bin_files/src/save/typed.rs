@@ -14,7 +14,10 @@
 //!   bytes; `store_buffer` the bytes.
 //! * `get_line` reads to a `\n` or a NUL (neither kept) or the end, dropping every `\r`;
 //!   `get_pascal_string` reads its length's worth; `get_buffer(n)` up to `n` bytes (fewer at
-//!   the end). The engine decodes text leniently: invalid UTF-8 becomes U+FFFD here.
+//!   the end). Text ends at a NUL and loses a leading byte order mark, as both engines
+//!   make it; the engines decode invalid UTF-8 each their own way (Godot 3.2.3 gives an
+//!   empty string, Godot 4.4.1 its own replacements): here each invalid sequence is
+//!   U+FFFD.
 //!
 //! Where the engine returns 0 past the end and sets `eof_reached`, these return
 //! [`ErrorKind::UnexpectedEof`] at the content offset. A pascal string's length is checked
@@ -135,7 +138,7 @@ impl<R: Read> Reader<R> {
                 self.position() as usize,
             ));
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(engine_text(&bytes))
     }
 
     /// A line (`get_line`): the text up to a `\n` or a NUL, or to the end, without it and
@@ -155,8 +158,16 @@ impl<R: Read> Reader<R> {
                 b => line.push(b),
             }
         }
-        Ok(any.then(|| String::from_utf8_lossy(&line).into_owned()))
+        Ok(any.then(|| engine_text(&line)))
     }
+}
+
+/// Text as the engines make it from a file's bytes (`String::utf8`): up to a NUL, after a
+/// leading byte order mark, invalid UTF-8 as U+FFFD.
+fn engine_text(bytes: &[u8]) -> String {
+    let bytes = bytes.split(|&b| b == 0).next().unwrap_or_default();
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 impl<W: Write> Writer<W> {

@@ -334,3 +334,20 @@ fn a_pascal_string_longer_than_the_file() {
         ErrorKind::UnexpectedEof
     ));
 }
+
+/// A pascal string's text ends at a NUL and loses a leading byte order mark, as both
+/// engines read it (Godot 3.2.3 and 4.4.1, probed by the saves' engineer).
+#[test]
+fn pascal_strings_read_as_the_engines_read_them() {
+    use godot_bin_files::save::{Reader, Writer};
+    let cfg = godot_bin::Config::default();
+    let mut w = Writer::plain(Vec::new(), &cfg);
+    w.store_pascal_string("\u{feff}hello\0world").unwrap();
+    w.store_line("a\0b").unwrap();
+    let file = w.finish().unwrap();
+    let mut r = Reader::new(&file[..], &cfg).unwrap();
+    assert_eq!(r.get_pascal_string().unwrap(), "hello");
+    assert_eq!(r.get_line().unwrap().as_deref(), Some("a"));
+    assert_eq!(r.get_line().unwrap().as_deref(), Some("b"));
+    assert_eq!(r.get_line().unwrap(), None);
+}
