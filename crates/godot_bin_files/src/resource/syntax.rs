@@ -261,7 +261,49 @@ fn reference_arg(class: &str, args: Vec<Variant>) -> Option<Variant> {
 /// the engine reads back to it exactly ([`FileWriter`]). An object value ends the text
 /// with a newline, as the engine's writer ends it.
 pub(crate) fn print_value(v: &Variant, style: Style) -> String {
+    if style.dialect != Dialect::Godot4 && has_rid(v) {
+        // Godot 3 prints an RID as nothing (a line it cannot read back) and reads
+        // `RID(76)` as the int 76 (3.2.3's `ConfigFile.parse`): print that int.
+        return rid_as_int(v).to_text_with(style.dialect, &mut FileWriter { style });
+    }
     v.to_text_with(style.dialect, &mut FileWriter { style })
+}
+
+fn has_rid(v: &Variant) -> bool {
+    match v {
+        Variant::Rid(_) => true,
+        Variant::Array(a) => a.iter().any(has_rid),
+        Variant::Dictionary(d) => d.iter().any(|(k, x)| has_rid(k) || has_rid(x)),
+        Variant::Object(o) => o.properties.iter().any(|(_, x)| has_rid(x)),
+        _ => false,
+    }
+}
+
+fn rid_as_int(v: &Variant) -> Variant {
+    match v {
+        Variant::Rid(r) => Variant::Int(r.0 as i64),
+        Variant::Array(a) => {
+            let mut a = a.clone();
+            a.iter_mut().for_each(|x| *x = rid_as_int(x));
+            Variant::Array(a)
+        }
+        Variant::Dictionary(d) => {
+            let mut out = d.clone();
+            out.clear();
+            for (k, x) in d.iter() {
+                out.insert(rid_as_int(k), rid_as_int(x));
+            }
+            Variant::Dictionary(out)
+        }
+        Variant::Object(o) => {
+            let mut o = o.clone();
+            o.properties
+                .iter_mut()
+                .for_each(|(_, x)| *x = rid_as_int(x));
+            Variant::Object(o)
+        }
+        other => other.clone(),
+    }
 }
 
 /// How a file's values are printed on top of the text form ([`Formatter`]): a reference's

@@ -19,6 +19,7 @@ mod regression_negative_word_before_dot;
 mod regression_nested_array_memory;
 mod regression_node_ids_46;
 mod regression_relative_ext_path;
+mod regression_rid_in_godot3_text;
 mod regression_scene_index;
 mod regression_text_marker_object;
 mod regression_typed_array_kept;
