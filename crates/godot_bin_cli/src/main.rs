@@ -90,9 +90,10 @@ enum Command {
     ///
     /// When FILE does not decode cleanly in the dialect, dump fails (exit status 1) and
     /// names the dialects that decode all of it cleanly; it then prints no value.
-    /// A resource, scene or ConfigFile (.tres .tscn .res .scn .cfg project.godot, or an
-    /// encrypted ConfigFile with --password) prints as its text (a binary one as the text
-    /// it converts to), or as one JSON document.
+    /// A resource, scene or ConfigFile (.tres .tscn .res .scn; ConfigFiles by name:
+    /// .cfg .import .remap .gdextension .gdnlib project.godot, or by content; an encrypted
+    /// ConfigFile with --password) prints as its text (a binary one as the text it
+    /// converts to), or as one JSON document.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
         /// A packet file, a save, or a .tsv of hex packets; `-` for standard input.

@@ -1,9 +1,9 @@
 //! Resources, scenes and ConfigFiles in the CLI: `dump` shows them (their text form, or
 //! JSON), `convert` moves them between forms by the output's extension.
 //!
-//! Which files: by extension (`.tres`, `.tscn`, `.res`, `.scn`, `.cfg`, `project.godot`,
-//! `override.cfg`...), by magic (`RSRC`, `RSCC`), by first line (`[gd_resource`,
-//! `[gd_scene`), and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
+//! Which files: by extension (`.tres`, `.tscn`, `.res`, `.scn`, and the ConfigFiles'
+//! [`CONFIG_EXTENSIONS`]), by magic (`RSRC`, `RSCC`), by first line (`[gd_resource`,
+//! `[gd_scene`), text that reads as a ConfigFile whatever its name, and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
 //! its content: a ConfigFile written by `save_encrypted_pass`, whatever its extension.
 
 use crate::failure::Failure;
@@ -48,10 +48,42 @@ fn extension(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
+/// The extensions of the ConfigFiles the engines write or read: `.cfg` (`override.cfg`,
+/// `export_presets.cfg`, `plugin.cfg`, the editor's settings), `project.godot`, `.import`
+/// beside every imported asset, `.remap` in an exported game, and the library
+/// descriptions `.gdextension` (Godot 4) and `.gdnlib` (Godot 3).
+pub const CONFIG_EXTENSIONS: &[&str] = &[
+    "cfg",
+    "godot",
+    "import",
+    "remap",
+    "gdextension",
+    "gdnlib",
+    "ini",
+];
+
 /// Whether `path` names a ConfigFile by its name.
 fn config_name(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    matches!(extension(path).as_str(), "cfg" | "godot" | "ini") || name == "project.godot"
+    CONFIG_EXTENSIONS.contains(&extension(path).as_str())
+}
+
+/// Whether `data` looks like a ConfigFile's text whatever its name: UTF-8 without a NUL
+/// (no packet or frame of a save is: a header's or length's high bytes are zero for
+/// anything shorter than 16 MiB), whose first line that is not blank or a `;` comment
+/// opens a section or assigns a key. A packet can not start with `[` (type id 91) in any
+/// dialect, so a file starting with one is never a bare packet.
+fn looks_like_config(data: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return false;
+    };
+    if text.contains('\0') {
+        return false;
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with(';'))
+        .is_some_and(|l| (l.starts_with('[') && l.ends_with(']')) || l.contains('='))
 }
 
 /// The file at `path` with bytes `data`, if it is one of the resource forms; `None` for a
@@ -94,6 +126,12 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
         return ConfigFile::from_bytes(data)
             .map(|c| Some(Doc::Config(c)))
             .map_err(|e| failure(path, e));
+    }
+    // Any other name: a ConfigFile by its content, when all of it reads as one.
+    if looks_like_config(data) {
+        if let Ok(c) = ConfigFile::from_bytes(data) {
+            return Ok(Some(Doc::Config(c)));
+        }
     }
     Ok(None)
 }
@@ -382,8 +420,8 @@ fn fresh_iv() -> [u8; 16] {
 
 /// For `--help`: what `convert` does with resources.
 pub const CONVERT_HELP: &str = "Resources, scenes and ConfigFiles (by extension or magic: \
-.tres .tscn .res .scn .cfg project.godot override.cfg, RSRC, RSCC, or a GDEC file holding a \
-ConfigFile): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
+.tres .tscn .res .scn, RSRC, RSCC; ConfigFiles .cfg .import .remap .gdextension .gdnlib \
+project.godot, or any text that reads as one, or a GDEC file holding one): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
 anything else keeps the input's form); a Godot 3 resource or scene becomes Godot 4 unless \
 --same-engine; a plain ConfigFile with --password (or --new-password) is written encrypted \
 as save_encrypted_pass writes it, an encrypted one (read with --password) plain, or with \

@@ -4,6 +4,7 @@
 use godot_bin_testkit as support;
 
 mod cli;
+mod configs;
 mod readme;
 mod resources;
 mod saves;
