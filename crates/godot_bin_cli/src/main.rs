@@ -17,7 +17,8 @@
 //!
 //! FILE is a file written by `var_to_bytes` / `var2bytes` (one bare packet, or several
 //! back to back), by `FileAccess.store_var` / `StreamPeer.put_var` (with `--framed`: a
-//! 4-byte length before each packet), an encrypted or compressed save (`GDEC`, `GCPF`:
+//! 4-byte length before each packet; `dump` finds them without it when the bytes are
+//! frames and not bare packets), an encrypted or compressed save (`GDEC`, `GCPF`:
 //! its `store_var` frames), or a `.tsv` of hex packets (`name<TAB>hex...` per line, `#`
 //! comments), such as the crate's golden files. `-` reads standard input.
 //!
@@ -74,6 +75,8 @@ struct PacketArgs {
     #[arg(long)]
     dialect: Option<Dialect>,
     /// Every packet has a 4-byte length prefix (FileAccess.store_var, StreamPeer.put_var).
+    /// dump reads such a file as frames without it when the bytes are frames and not bare
+    /// packets, and says so.
     #[arg(long)]
     framed: bool,
     /// With --framed: the length prefixes are big-endian (the `big_endian` property).
@@ -423,10 +426,32 @@ fn dump(
             }
         }
     };
+    // store_var output given without --framed reads as frames (issue 39 #4), unless it
+    // reads as well as bare packets: then it is read bare, and the note says how else.
+    let (mut framed, mut big_endian) = (input.framed, packets_args.big_endian);
+    if !framed && !tsv {
+        if let Some(frames) = frames_in(data, dialect) {
+            if plausible_bare(dialect, data) {
+                eprintln!(
+                    "godot-bin: note: the input also reads as {}; if it is, {}",
+                    frames.describe(),
+                    frames.advice()
+                );
+            } else {
+                eprintln!(
+                    "godot-bin: note: read as FileAccess.store_var / StreamPeer.put_var \
+                     output ({}), as {} would",
+                    frames.describe(),
+                    frames.advice().trim_start_matches("use ")
+                );
+                (framed, big_endian) = (true, frames.big_endian);
+            }
+        }
+    }
     // Every value is decoded before any is printed: when the input does not decode
     // cleanly and another dialect reads it, none of them is worth printing.
     let mut values: Vec<(Option<&str>, Variant)> = Vec::new();
-    let failure = match packets(packets_args.big_endian, input.framed, path, data, &rows)? {
+    let failure = match packets(big_endian, framed, path, data, &rows)? {
         Some(list) => {
             let mut failure = None;
             for p in &list {
@@ -445,24 +470,7 @@ fn dump(
             failure.map(|f| f.with_hint(dialect_hint(dialect, |d| packets_clean(d, &list))))
         }
         None => {
-            // Bare packets back to back (one, for var_to_bytes output), unless the input
-            // is store_var output given without --framed.
-            if let Some(frames) = frames_in(data, dialect) {
-                if !plausible_bare(dialect, data) {
-                    return Err(Failure::msg(format!(
-                        "{}: this is not a bare packet but FileAccess.store_var / \
-                         StreamPeer.put_var output: {}",
-                        path.display(),
-                        frames.describe()
-                    ))
-                    .with_hint(Some(frames.advice())));
-                }
-                eprintln!(
-                    "godot-bin: note: the input also reads as {}; if it is, {}",
-                    frames.describe(),
-                    frames.advice()
-                );
-            }
+            // Bare packets back to back (one, for var_to_bytes output).
             let mut rest = data;
             let mut failure = None;
             while !rest.is_empty() {

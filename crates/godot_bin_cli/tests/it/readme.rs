@@ -166,12 +166,12 @@ fn readme_lines_give_what_their_comments_say() {
     );
     run("echo '{\"level\": 3} 1234.5' | godot-bin encode --dialect godot3 --framed > save.dat");
     assert_eq!(
-        run("godot-bin dump save.dat --dialect godot3 --framed"),
+        run("godot-bin dump save.dat --dialect godot3"),
         "{\n\"level\": 3\n}\n1234.5\n"
     );
     // And the line the README says fails, fails as it says.
     let out = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
-        .args(["dump", "save.dat", "--framed"])
+        .args(["dump", "save.dat"])
         .current_dir(&dir)
         .output()
         .unwrap();
