@@ -1,4 +1,5 @@
-//! `godot-bin`: look inside Godot Variant packets, and make them, from the command line.
+//! `godot-bin`: look inside, convert and edit what the Godot engine writes — Variant
+//! packets, saves, resources, scenes and ConfigFiles — from the command line.
 //!
 //! ```text
 //! godot-bin dump FILE [--json] [PACKET OPTIONS] [--password P | --key HEX]
@@ -10,6 +11,10 @@
 //! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...]
 //!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save; a resource,
 //!     scene or ConfigFile between its forms (text, binary, encrypted) by NEW's extension
+//! godot-bin get FILE WHERE [--json] [--password P | --key HEX] [PACKET OPTIONS]
+//!     one value of a scene, resource, ConfigFile or save (see `get --help` for WHERE)
+//! godot-bin set FILE WHERE VALUE [--json] [-o OUT] [--password P | --key HEX] [PACKET OPTIONS]
+//!     change one value: a text file by one line, a binary file or a save in its own form
 //!
 //! PACKET OPTIONS: --dialect godot4|godot3|godot2|pandemonium|pandemonium37|pandemonium5,
 //!                 --framed [--big-endian]
@@ -33,6 +38,7 @@
 //!
 //! The JSON mapping is described in `godot-bin dump --help`.
 
+mod edit;
 mod explain;
 mod failure;
 mod files;
@@ -48,8 +54,20 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// What `--help` says after the commands: how the dialect is chosen.
-const DIALECT_HELP: &str = "The dialect is --dialect's; without it, godot4, except that an \
+/// What `--help` says after the commands: every form the tool reads, and how the dialect
+/// is chosen.
+const DIALECT_HELP: &str = "Files it reads (by extension, magic or content):
+  packets     var_to_bytes / var2bytes output; store_var / put_var frames; .tsv of hex packets
+  saves       store_var files: plain, encrypted (GDEC: open_encrypted[_with_pass], with
+              --password or --key) or compressed (GCPF: FastLZ, Deflate, Zstd, gzip, Brotli)
+  resources   .tres (text), .res (binary, RSRC; compressed RSCC)
+  scenes      .tscn (text), .scn (binary, RSRC; compressed RSCC)
+  ConfigFiles .cfg (override.cfg, export_presets.cfg, plugin.cfg), project.godot, .import,
+              .remap, .gdextension, .gdnlib, any text that reads as one; plain or encrypted
+              (save_encrypted_pass: GDEC, with --password or --key)
+Godot 4 and Godot 3 (and Godot 2 and Pandemonium packets) throughout.
+
+The dialect is --dialect's; without it, godot4, except that an \
 encrypted save in Godot 3's layout (which no Godot 4 engine writes) is read as godot3. When \
 the input does not decode cleanly in that dialect (a value fails, or bytes are left after a \
 value), dump and explain fail with exit status 1 and name the dialects in which the whole \
@@ -59,7 +77,7 @@ input decodes cleanly (\"hint: ... it does with --dialect godot3\"); they never 
 #[command(
     name = "godot-bin",
     version,
-    about = "Inspect and build Godot Variant packets (var_to_bytes, store_var, put_var)",
+    about = "Inspect, convert and edit Godot's packets, saves, resources, scenes and ConfigFiles",
     after_help = DIALECT_HELP
 )]
 struct Cli {
@@ -120,14 +138,25 @@ enum Command {
         #[command(flatten)]
         keys: files::KeyArgs,
     },
-    /// Convert a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save, and
-    /// report what was converted and anything without a Godot 4 counterpart.
+    /// Convert a resource, scene or ConfigFile between its forms, or a Godot 3 save into a
+    /// Godot 4 save, and report anything that does not carry over.
     ///
+    /// A save (plain, encrypted or compressed) is read as Godot 3 and written as Godot 4,
+    /// with what was converted.
     /// The input is read as Godot 3 and the output written as Godot 4, so there is no
     /// --dialect. A save that is already Godot 4's is refused, and the error says so.
     /// Or convert a resource, scene or ConfigFile between its forms (see below).
     #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
+    /// Print one value of a scene, resource, ConfigFile or save, in the engine's text form
+    /// (as the file writes it) or as JSON.
+    #[command(after_long_help = edit::WHERE_HELP)]
+    Get(edit::GetArgs),
+    /// Change one value of a scene, resource, ConfigFile or save: a text file by that one
+    /// line, a binary file or a save written again in the form it was read in. stderr
+    /// says what changed.
+    #[command(after_long_help = edit::WHERE_HELP)]
+    Set(edit::SetArgs),
 }
 
 fn main() -> ExitCode {
@@ -171,6 +200,8 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             keys,
         } => explain(packets, keys, file, &mut out),
         Command::Convert(args) => files::convert(args, &mut out),
+        Command::Get(args) => edit::get(args, &mut out),
+        Command::Set(args) => edit::set(args),
     };
     // What was printed before a failure stays useful: flush it first.
     out.flush()?;

@@ -174,7 +174,7 @@ fn report(issues: &[Issue]) {
 
 /// A value in the JSON mapping, references as `{"$ExtResource": id}`,
 /// `{"$SubResource": id}`, `{"$Resource": path}`.
-fn value_json(v: &Variant) -> Value {
+pub fn value_json(v: &Variant) -> Value {
     let mut j = json::to_json(v);
     references(&mut j);
     j
@@ -208,6 +208,38 @@ fn references(j: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// The inverse of [`value_json`]'s references: `{"$ExtResource": id}`,
+/// `{"$SubResource": id}` and `{"$Resource": path}` become the marker objects of the JSON
+/// mapping (`{"$Object": {"class": "ExtResource", ...}}`), which read as references.
+pub fn references_from_json(j: Value) -> Value {
+    match j {
+        Value::Array(items) => Value::Array(items.into_iter().map(references_from_json).collect()),
+        Value::Object(map) => {
+            let marker = match map.iter().next() {
+                Some((tag, value)) if map.len() == 1 => match tag.as_str() {
+                    "$ExtResource" => Some(("ExtResource", "id", value.clone())),
+                    "$SubResource" => Some(("SubResource", "id", value.clone())),
+                    "$Resource" => Some(("ResourcePath", "path", value.clone())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match marker {
+                Some((class, key, value)) => json!({"$Object": {
+                    "class": class,
+                    "properties": [[key, value]],
+                }}),
+                None => Value::Object(
+                    map.into_iter()
+                        .map(|(k, v)| (k, references_from_json(v)))
+                        .collect(),
+                ),
+            }
+        }
+        other => other,
     }
 }
 
@@ -407,7 +439,7 @@ fn upgrade(
 }
 
 /// A fresh initial vector for a new Godot 4 encrypted file, from the system's randomness.
-fn fresh_iv() -> [u8; 16] {
+pub fn fresh_iv() -> [u8; 16] {
     // The file module draws one per file for the saves it writes; a ConfigFile asks for
     // the layout explicitly, so draw it the same way: through an encryption of nothing.
     let probe = godot_bin_files::save::encrypt(b"", &Key::password(""), godot_bin::Dialect::Godot4)

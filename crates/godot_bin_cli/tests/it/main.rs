@@ -5,6 +5,7 @@ use godot_bin_testkit as support;
 
 mod cli;
 mod configs;
+mod edit;
 mod readme;
 mod resources;
 mod saves;
