@@ -147,7 +147,9 @@ pub struct ConvertArgs {
     /// Where to write the Godot 4 save (written only if the conversion succeeds).
     output: PathBuf,
     /// What to write: like the input (the default; an encrypted save keeps its key, with
-    /// Godot 4's layout), plain, encrypted, or compressed in one of the modes.
+    /// Godot 4's layout; a compressed .res/.scn its mode), plain, encrypted (saves and
+    /// ConfigFiles), or compressed in one of the modes (saves, and .res/.scn as RSCC).
+    /// A --to that does not apply to the output is refused.
     #[arg(long, value_enum, default_value_t = ToArg::Same)]
     to: ToArg,
     /// The password to encrypt the output with (default: the input's).
@@ -191,11 +193,22 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
     let data = std::fs::read(&args.input)
         .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
     if let Some(doc) = crate::resources::open(&args.input, &data, key.clone())? {
+        use crate::resources::To;
+        let to = match args.to {
+            ToArg::Same => To::Same,
+            ToArg::Plain => To::Plain,
+            ToArg::Encrypted => To::Encrypted,
+            ToArg::Fastlz => To::Compressed(Compression::FastLz),
+            ToArg::Deflate => To::Compressed(Compression::Deflate),
+            ToArg::Zstd => To::Compressed(Compression::Zstd),
+            ToArg::Gzip => To::Compressed(Compression::Gzip),
+        };
         return crate::resources::convert(
             doc,
             &args.output,
             key,
             new_key,
+            to,
             args.same_engine,
             args.strict,
             out,

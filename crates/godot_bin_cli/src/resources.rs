@@ -12,7 +12,7 @@ use godot_bin::Variant;
 use godot_bin_files::resource::{
     BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,
 };
-use godot_bin_files::save::{Key, Layout};
+use godot_bin_files::save::{Compression, Key, Layout};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
@@ -311,27 +311,67 @@ fn text_json(t: &TextResource, form: &str) -> Value {
     })
 }
 
+/// What `--to` asks of a resource, scene or ConfigFile.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum To {
+    /// The input's own form: a compressed binary file stays compressed in its mode.
+    Same,
+    /// Uncompressed, unencrypted.
+    Plain,
+    /// A ConfigFile encrypted as `save_encrypted_pass` / `save_encrypted` writes it.
+    Encrypted,
+    /// A binary resource or scene compressed (`RSCC`) in this mode.
+    Compressed(Compression),
+}
+
+impl std::fmt::Display for To {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            To::Same => f.write_str("same"),
+            To::Plain => f.write_str("plain"),
+            To::Encrypted => f.write_str("encrypted"),
+            To::Compressed(c) => write!(f, "{}", c.to_string().to_ascii_lowercase()),
+        }
+    }
+}
+
 /// `godot-bin convert` for resources, scenes and ConfigFiles: the output's form from its
-/// extension. A Godot 3 resource or scene becomes Godot 4 (as save files do) unless
-/// `same_engine`; a ConfigFile is encrypted with `new_key` (or `--password` when the
-/// input is plain), or decrypted.
+/// extension, its compression or encryption from `to`. A Godot 3 resource or scene becomes
+/// Godot 4 (as save files do) unless `same_engine`; a ConfigFile is encrypted with
+/// `new_key` (or `--password` when the input is plain), or decrypted.
+#[allow(clippy::too_many_arguments)]
 pub fn convert(
     doc: Doc,
     output: &Path,
     key: Option<Key>,
     new_key: Option<Key>,
+    to: To,
     same_engine: bool,
     strict: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let ext = extension(output);
     let mut issues = Vec::new();
+    let not_for = |what: &str| {
+        Failure::msg(format!(
+            "--to {to} does not apply to {what}; nothing written"
+        ))
+    };
     let bytes: Vec<u8> = match doc {
         Doc::Config(cfg) => {
-            let key = new_key.or(key);
+            writeln!(out, "read:    ConfigFile")?;
+            let key = match to {
+                To::Same => new_key.or(key),
+                To::Plain => None,
+                To::Encrypted => Some(new_key.or(key).ok_or_else(|| {
+                    Failure::msg(
+                        "--to encrypted needs --password, --key, --new-password or --new-key",
+                    )
+                })?),
+                To::Compressed(_) => return Err(not_for("a ConfigFile (plain or encrypted only)")),
+            };
             match key {
                 Some(k) => {
-                    writeln!(out, "read:    ConfigFile")?;
                     let layout = match cfg.dialect() {
                         godot_bin::Dialect::Godot4 => Layout::Godot4 { iv: fresh_iv() },
                         _ => Layout::Godot3,
@@ -339,15 +379,18 @@ pub fn convert(
                     cfg.to_encrypted(&k, layout)
                         .map_err(|e| failure(output, e))?
                 }
-                None => {
-                    writeln!(out, "read:    ConfigFile")?;
-                    cfg.to_string().into_bytes()
-                }
+                None => cfg.to_string().into_bytes(),
             }
         }
         Doc::Encrypted(cfg, layout) => {
             writeln!(out, "read:    encrypted ConfigFile")?;
-            match new_key {
+            let key = match to {
+                To::Same => new_key,
+                To::Encrypted => new_key.or(key),
+                To::Plain => None,
+                To::Compressed(_) => return Err(not_for("a ConfigFile (plain or encrypted only)")),
+            };
+            match key {
                 Some(k) => cfg
                     .to_encrypted(&k, layout)
                     .map_err(|e| failure(output, e))?,
@@ -364,38 +407,57 @@ pub fn convert(
             )?;
             let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
             match ext.as_str() {
-                "res" | "scn" => take(t.to_binary(), output, &mut issues)?
-                    .to_bytes()
-                    .map_err(|e| failure(output, e))?,
-                _ => t.to_string().into_bytes(),
+                "res" | "scn" => {
+                    let mut b = take(t.to_binary(), output, &mut issues)?;
+                    compress(&mut b, to, None)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
+                }
+                _ if matches!(to, To::Same | To::Plain) => t.to_string().into_bytes(),
+                _ => {
+                    return Err(not_for(
+                        "a text resource or scene (.res or .scn are binary)",
+                    ))
+                }
             }
         }
         Doc::Binary(b) => {
             writeln!(
                 out,
-                "read:    binary {} ({:?}, format {})",
+                "read:    binary {} ({:?}, format {}{})",
                 form_name(&b),
                 b.dialect(),
-                b.header().format
+                b.header().format,
+                match b.compression() {
+                    Some(c) => format!(", compressed: {c}"),
+                    None => String::new(),
+                }
             )?;
             let godot3 = b.dialect() != godot_bin::Dialect::Godot4;
+            let read_as = b.compression();
             match ext.as_str() {
-                "res" | "scn" if same_engine || !godot3 => {
-                    b.to_bytes().map_err(|e| failure(output, e))?
-                }
-                "res" | "scn" => {
-                    let t = take(b.to_text(), output, &mut issues)?;
-                    let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
-                    take(t.to_binary(), output, &mut issues)?
-                        .to_bytes()
-                        .map_err(|e| failure(output, e))?
-                }
-                _ => {
+                "tres" | "tscn" => {
+                    if !matches!(to, To::Same | To::Plain) {
+                        return Err(not_for(
+                            "a text resource or scene (.res or .scn are binary)",
+                        ));
+                    }
                     let t = take(b.to_text(), output, &mut issues)?;
                     upgrade(t, same_engine, &mut issues)
                         .map_err(|e| failure(output, e))?
                         .to_string()
                         .into_bytes()
+                }
+                _ if same_engine || !godot3 => {
+                    let mut b = b;
+                    compress(&mut b, to, read_as)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
+                }
+                _ => {
+                    let t = take(b.to_text(), output, &mut issues)?;
+                    let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
+                    let mut b = take(t.to_binary(), output, &mut issues)?;
+                    compress(&mut b, to, read_as)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
                 }
             }
         }
@@ -412,6 +474,29 @@ pub fn convert(
     std::fs::write(output, &bytes)
         .map_err(|e| Failure::msg(format!("{}: {e}", output.display())))?;
     writeln!(out, "wrote:   {}, {} bytes", output.display(), bytes.len())?;
+    Ok(())
+}
+
+/// Compresses a binary resource as `to` asks: `Same` keeps the mode it was read in
+/// (`read_as`), uncompressed for one made from text.
+fn compress(b: &mut BinaryResource, to: To, read_as: Option<Compression>) -> Result<(), Failure> {
+    let mode = match to {
+        To::Same => read_as,
+        To::Plain => None,
+        To::Compressed(Compression::Brotli) => {
+            return Err(Failure::msg(
+                "--to brotli: the engine reads Brotli and never writes it; nothing written",
+            ))
+        }
+        To::Compressed(c) => Some(c),
+        To::Encrypted => {
+            return Err(Failure::msg(
+                "--to encrypted does not apply to a resource or scene (the engine encrypts \
+                 only saves and ConfigFiles); nothing written",
+            ))
+        }
+    };
+    b.set_compression(mode);
     Ok(())
 }
 
@@ -457,4 +542,8 @@ project.godot, or any text that reads as one, or a GDEC file holding one): the o
 anything else keeps the input's form); a Godot 3 resource or scene becomes Godot 4 unless \
 --same-engine; a plain ConfigFile with --password (or --new-password) is written encrypted \
 as save_encrypted_pass writes it, an encrypted one (read with --password) plain, or with \
---new-password re-encrypted. Anything that does not carry over exactly is listed.";
+--new-password re-encrypted. --to zstd|fastlz|deflate|gzip writes a .res/.scn compressed \
+(RSCC, loaded by both engines in each mode; zstd is what the engine's FLAG_COMPRESS \
+writes); a compressed binary file stays compressed in its mode unless --to plain; --to \
+plain|encrypted decrypts or encrypts a ConfigFile; a --to that does not apply to the output \
+is refused. Anything that does not carry over exactly is listed.";

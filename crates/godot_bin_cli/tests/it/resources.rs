@@ -164,3 +164,89 @@ fn convert_encrypts_and_decrypts_config_files() {
         fixture("godot4", "game.cfg")
     );
 }
+
+/// Issue 41 #8: `--to` compresses a binary resource or scene (`RSCC`) in each mode the
+/// engines read (both engines load each, checked with 4.4.1 and 3.2.3), a compressed file
+/// stays compressed in its mode, and a `--to` that does not apply is refused.
+#[test]
+fn convert_to_compresses_resources_and_scenes_in_each_mode() {
+    use godot_bin_files::save::Compression;
+    let dir = scratch("to");
+    let tscn = put(&dir, "level.tscn", &fixture("godot4", "level.tscn"));
+    let arg = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let plain_len = {
+        let (ok, _, err) = run(&["convert", &tscn, &arg("plain.scn")]);
+        assert!(ok, "{err}");
+        std::fs::read(arg("plain.scn")).unwrap().len()
+    };
+    for (to, mode) in [
+        ("zstd", Compression::Zstd),
+        ("fastlz", Compression::FastLz),
+        ("deflate", Compression::Deflate),
+        ("gzip", Compression::Gzip),
+    ] {
+        let out = arg(&format!("level_{to}.scn"));
+        let (ok, _, err) = run(&["convert", &tscn, &out, "--to", to]);
+        assert!(ok, "{to}: {err}");
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..4], b"RSCC", "{to}");
+        assert!(
+            bytes.len() < plain_len,
+            "{to}: {} >= {plain_len}",
+            bytes.len()
+        );
+        let scn = BinaryResource::from_bytes(&bytes).unwrap();
+        assert_eq!(scn.compression(), Some(mode), "{to}");
+        // The same scene as the uncompressed one.
+        let (_, a, _) = run(&["dump", &out]);
+        let (_, b, _) = run(&["dump", &arg("plain.scn")]);
+        assert_eq!(a, b, "{to}");
+        // Binary to binary keeps the mode; --to plain drops it.
+        let again = arg(&format!("again_{to}.scn"));
+        let (ok, _, err) = run(&["convert", &out, &again]);
+        assert!(ok, "{err}");
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            bytes,
+            "{to}: written back as read"
+        );
+        let (ok, _, err) = run(&["convert", &out, &arg("unpacked.scn"), "--to", "plain"]);
+        assert!(ok, "{err}");
+        assert_eq!(&std::fs::read(arg("unpacked.scn")).unwrap()[..4], b"RSRC");
+    }
+    // The engine's compressed file, converted binary to binary: byte for byte.
+    let theirs = put(&dir, "item_c.res", &fixture("godot4", "item_c.res"));
+    let (ok, _, err) = run(&["convert", &theirs, &arg("item_c2.res")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(arg("item_c2.res")).unwrap(),
+        fixture("godot4", "item_c.res")
+    );
+
+    // What does not apply is refused, and nothing is written.
+    for (input, output, to, says) in [
+        (
+            &tscn,
+            "x.tscn",
+            "zstd",
+            "--to zstd does not apply to a text",
+        ),
+        (
+            &theirs,
+            "x.res",
+            "encrypted",
+            "--to encrypted does not apply to a resource",
+        ),
+    ] {
+        let (ok, _, err) = run(&["convert", input, &arg(output), "--to", to]);
+        assert!(!ok && err.contains(says), "{err}");
+        assert!(!dir.join(output).exists());
+    }
+    let cfg = put(&dir, "game.cfg", &fixture("godot4", "game.cfg"));
+    let (ok, _, err) = run(&["convert", &cfg, &arg("x.cfg"), "--to", "gzip"]);
+    assert!(
+        !ok && err.contains("does not apply to a ConfigFile"),
+        "{err}"
+    );
+    assert!(!dir.join("x.cfg").exists());
+}
