@@ -532,12 +532,11 @@ fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String), Failure> {
     match doc {
         Doc::Text(t) => text_value(t, target),
         Doc::Binary(b) if b.is_scene() => {
-            // A binary scene's nodes are bundled in one value: read them as its text.
-            let t = b
-                .to_text()
-                .map_err(|e| Failure::msg(e.to_string()))?
-                .resource;
-            text_value(&t, target)
+            // A binary scene's nodes are bundled in one value: read them as its text, and
+            // say what that text does not carry.
+            let conv = b.to_text().map_err(|e| Failure::msg(e.to_string()))?;
+            resources::report(&conv.issues);
+            text_value(&conv.resource, target)
         }
         Doc::Binary(b) => {
             let (sel, property) = parse_where(target, false)?;

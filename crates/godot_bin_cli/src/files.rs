@@ -4,7 +4,9 @@
 use crate::failure::Failure;
 use clap::{Args, ValueEnum};
 use godot_bin::Dialect;
-use godot_bin_files::save::{self as file, Compression, Container, ConvertOptions, Key, Target};
+use godot_bin_files::save::{
+    self as file, Compression, Container, ConvertOptions, Key, Layout, Target,
+};
 use godot_bin_files::{ErrorKind, Position};
 use std::io::Write;
 use std::path::PathBuf;
@@ -142,9 +144,10 @@ pub fn explain_header(data: &[u8], what: &str, out: &mut impl Write) -> Result<(
 /// `godot-bin convert`.
 #[derive(Args)]
 pub struct ConvertArgs {
-    /// The Godot 3 save: plain, encrypted (with --password / --key) or compressed.
+    /// The file: a save (plain, encrypted with --password / --key, or compressed), a
+    /// resource, a scene or a ConfigFile.
     input: PathBuf,
-    /// Where to write the Godot 4 save (written only if the conversion succeeds).
+    /// Where to write it (written only if the conversion succeeds).
     output: PathBuf,
     /// What to write: like the input (the default; an encrypted save keeps its key, with
     /// Godot 4's layout; a compressed .res/.scn its mode), plain, encrypted (saves and
@@ -158,11 +161,17 @@ pub struct ConvertArgs {
     /// The key to encrypt the output with, as 64 hex digits (default: the input's).
     #[arg(long)]
     new_key: Option<String>,
-    /// Refuse to write anything when some value has no exact Godot 4 counterpart.
+    /// Refuse to write anything when something does not carry over exactly (each is
+    /// listed on stderr either way).
     #[arg(long)]
     strict: bool,
-    /// Resources and scenes: keep a Godot 3 file's engine (by default it becomes Godot 4).
+    /// Upgrade a Godot 3 save, resource or scene to Godot 4. Without it a file keeps its
+    /// engine: a save's content is copied byte for byte into the container --to asks for.
     #[arg(long)]
+    godot4: bool,
+    /// Keep a Godot 3 file's engine: what convert does without --godot4 (kept for scripts
+    /// written when upgrading was the default).
+    #[arg(long, hide = true, conflicts_with = "godot4")]
     same_engine: bool,
     #[command(flatten)]
     keys: KeyArgs,
@@ -203,16 +212,17 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
             ToArg::Zstd => To::Compressed(Compression::Zstd),
             ToArg::Gzip => To::Compressed(Compression::Gzip),
         };
-        return crate::resources::convert(
-            doc,
-            &args.output,
+        let options = crate::resources::ConvertOptions {
             key,
             new_key,
             to,
-            args.same_engine,
-            args.strict,
-            out,
-        );
+            godot4: args.godot4,
+            strict: args.strict,
+        };
+        return crate::resources::convert(doc, &args.output, options, out);
+    }
+    if !args.godot4 {
+        return recontainer(args, &data, key, new_key, out);
     }
     let target = match args.to {
         ToArg::Same if new_key.is_some() => Target::Encrypted(new_key.clone().unwrap()),
@@ -250,9 +260,7 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
             _ => writeln!(out, "  {n:>6} x {ty}")?,
         }
     }
-    for issue in &done.issues {
-        writeln!(out, "issue:   {issue}")?;
-    }
+    crate::resources::report(&done.issues);
     if args.strict && !done.issues.is_empty() {
         return Err(Failure::msg(format!(
             "{} value(s) have no exact Godot 4 counterpart; nothing written (--strict)",
@@ -267,6 +275,96 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         args.output.display(),
         done.output,
         written.len()
+    )?;
+    Ok(())
+}
+
+/// `convert` of a save without `--godot4`: its content (the `store_var` frames) byte for
+/// byte, in the container `--to` asks for; the engine stays the one that wrote it.
+fn recontainer(
+    args: &ConvertArgs,
+    data: &[u8],
+    key: Option<Key>,
+    new_key: Option<Key>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let (content, container) = match unwrap(&args.keys, data)? {
+        Some((content, container)) => (content, container),
+        None => (data.to_vec(), Container::Plain),
+    };
+    writeln!(out, "read:    {container}")?;
+    let read_layout = match &container {
+        Container::Encrypted { layout, .. } => Some(*layout),
+        _ => None,
+    };
+    // The engine, for a layout: the one the input's layout is, else the one whose packets
+    // the content holds.
+    let engine = || -> Result<Dialect, Failure> {
+        if let Some(layout) = &read_layout {
+            return Ok(match layout {
+                Layout::Godot3 => Dialect::Godot3,
+                _ => Dialect::Godot4,
+            });
+        }
+        let clean = |d: Dialect| {
+            crate::input::split_frames(&content, false)
+                .is_ok_and(|list| crate::input::packets_clean(d, &list))
+        };
+        match (clean(Dialect::Godot4), clean(Dialect::Godot3)) {
+            (true, false) => Ok(Dialect::Godot4),
+            (false, true) => Ok(Dialect::Godot3),
+            _ => Err(Failure::msg(
+                "which engine's encrypted layout to write is not clear from the content: \
+                 the values read as both Godot 3's and Godot 4's, or as neither; give \
+                 --godot4 to write a Godot 4 save",
+            )),
+        }
+    };
+    let encrypt = |k: &Key| -> Result<(Vec<u8>, String), Failure> {
+        let engine = engine()?;
+        let bytes = file::encrypt(&content, k, engine).map_err(failure)?;
+        Ok((bytes, format!("encrypted (GDEC, {engine}'s layout)")))
+    };
+    let compress = |c: Compression| -> Result<(Vec<u8>, String), Failure> {
+        let bytes = file::compress(&content, c).map_err(failure)?;
+        Ok((bytes, format!("compressed (GCPF, {c})")))
+    };
+    let (bytes, written) = match (args.to, &container, new_key) {
+        (ToArg::Same, Container::Encrypted { .. }, new_key) => {
+            let k = new_key
+                .or(key)
+                .ok_or_else(|| failure(ErrorKind::KeyRequired.into()))?;
+            encrypt(&k)?
+        }
+        (ToArg::Same, _, Some(k)) => encrypt(&k)?,
+        (ToArg::Same, Container::Compressed { compression, .. }, None) => compress(*compression)?,
+        (ToArg::Same | ToArg::Plain, _, _) => (content.clone(), "plain".to_owned()),
+        (ToArg::Encrypted, _, new_key) => {
+            let k = new_key.or(key).ok_or_else(|| {
+                Failure::msg(
+                    "--to encrypted needs --new-password or --new-key (or an encrypted input's key)",
+                )
+            })?;
+            encrypt(&k)?
+        }
+        (ToArg::Fastlz, _, _) => compress(Compression::FastLz)?,
+        (ToArg::Deflate, _, _) => compress(Compression::Deflate)?,
+        (ToArg::Zstd, _, _) => compress(Compression::Zstd)?,
+        (ToArg::Gzip, _, _) => compress(Compression::Gzip)?,
+    };
+    writeln!(
+        out,
+        "kept:    the content, {} bytes, byte for byte (its engine too: --godot4 converts a \
+         Godot 3 save to Godot 4)",
+        content.len()
+    )?;
+    std::fs::write(&args.output, &bytes)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.output.display())))?;
+    writeln!(
+        out,
+        "wrote:   {}: {written}, {} bytes",
+        args.output.display(),
+        bytes.len()
     )?;
     Ok(())
 }

@@ -8,9 +8,10 @@
 //!     read GDScript text (or JSON) on stdin, write packets to stdout
 //! godot-bin explain FILE [PACKET OPTIONS] [--password P | --key HEX]
 //!     annotated hex dump: every header and field with its offset
-//! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...]
-//!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save; a resource,
-//!     scene or ConfigFile between its forms (text, binary, encrypted) by NEW's extension
+//! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...] [--godot4] [--strict]
+//!     a save between containers (plain, encrypted, compressed); a resource, scene or
+//!     ConfigFile between its forms (text, binary, encrypted) by NEW's extension; with
+//!     --godot4 a Godot 3 file into a Godot 4 one
 //! godot-bin get FILE WHERE [--json] [--password P | --key HEX] [PACKET OPTIONS]
 //!     one value of a scene, resource, ConfigFile or save (see `get --help` for WHERE)
 //! godot-bin set FILE WHERE VALUE [--json] [-o OUT] [--password P | --key HEX] [PACKET OPTIONS]
@@ -138,14 +139,14 @@ enum Command {
         #[command(flatten)]
         keys: files::KeyArgs,
     },
-    /// Convert a resource, scene or ConfigFile between its forms, or a Godot 3 save into a
-    /// Godot 4 save, and report anything that does not carry over.
+    /// Convert a save, resource, scene or ConfigFile between its forms, or (--godot4) a
+    /// Godot 3 one to Godot 4, and list on stderr anything that does not carry over.
     ///
-    /// A save (plain, encrypted or compressed) is read as Godot 3 and written as Godot 4,
-    /// with what was converted.
-    /// The input is read as Godot 3 and the output written as Godot 4, so there is no
-    /// --dialect. A save that is already Godot 4's is refused, and the error says so.
-    /// Or convert a resource, scene or ConfigFile between its forms (see below).
+    /// A file keeps its engine unless --godot4 asks for the upgrade. A save's content (its
+    /// store_var frames) is then copied byte for byte into the container --to asks for;
+    /// with --godot4 it is read as Godot 3 and written as Godot 4, with what was converted
+    /// (a save that is already Godot 4's is refused, and the error says so). Resources,
+    /// scenes and ConfigFiles: see below.
     #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
     /// Print one value of a scene, resource, ConfigFile or save, in the engine's text form

@@ -166,7 +166,8 @@ fn form_name(b: &BinaryResource) -> &'static str {
     }
 }
 
-fn report(issues: &[Issue]) {
+/// What a conversion could not carry over, on stderr: one `godot-bin: issue:` line each.
+pub fn report(issues: &[Issue]) {
     for i in issues {
         eprintln!("godot-bin: issue: {i}");
     }
@@ -335,21 +336,37 @@ impl std::fmt::Display for To {
     }
 }
 
+/// What `convert` was asked, for a resource, scene or ConfigFile.
+pub struct ConvertOptions {
+    /// The key the input was read with (`--password`, `--key`).
+    pub key: Option<Key>,
+    /// The key to encrypt the output with (`--new-password`, `--new-key`).
+    pub new_key: Option<Key>,
+    pub to: To,
+    /// Upgrade a Godot 3 file to Godot 4; without it the file keeps its engine.
+    pub godot4: bool,
+    /// Write nothing when anything does not carry over exactly.
+    pub strict: bool,
+}
+
 /// `godot-bin convert` for resources, scenes and ConfigFiles: the output's form from its
-/// extension, its compression or encryption from `to`. A Godot 3 resource or scene becomes
-/// Godot 4 (as save files do) unless `same_engine`; a ConfigFile is encrypted with
-/// `new_key` (or `--password` when the input is plain), or decrypted.
-#[allow(clippy::too_many_arguments)]
+/// extension, its compression or encryption from `to`. A Godot 3 resource or scene stays
+/// Godot 3 unless `godot4`; a ConfigFile is encrypted with `new_key` (or `--password`
+/// when the input is plain), or decrypted. What does not carry over is listed on stderr.
 pub fn convert(
     doc: Doc,
     output: &Path,
-    key: Option<Key>,
-    new_key: Option<Key>,
-    to: To,
-    same_engine: bool,
-    strict: bool,
+    options: ConvertOptions,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let ConvertOptions {
+        key,
+        new_key,
+        to,
+        godot4,
+        strict,
+    } = options;
+    let same_engine = !godot4;
     let ext = extension(output);
     let mut issues = Vec::new();
     let not_for = |what: &str| {
@@ -462,9 +479,7 @@ pub fn convert(
             }
         }
     };
-    for i in &issues {
-        writeln!(out, "issue:   {i}")?;
-    }
+    report(&issues);
     if strict && !issues.is_empty() {
         return Err(Failure::msg(format!(
             "{} thing(s) did not carry over exactly; nothing written (--strict)",
@@ -539,8 +554,8 @@ pub fn fresh_iv() -> [u8; 16] {
 pub const CONVERT_HELP: &str = "Resources, scenes and ConfigFiles (by extension or magic: \
 .tres .tscn .res .scn, RSRC, RSCC; ConfigFiles .cfg .import .remap .gdextension .gdnlib \
 project.godot, or any text that reads as one, or a GDEC file holding one): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
-anything else keeps the input's form); a Godot 3 resource or scene becomes Godot 4 unless \
---same-engine; a plain ConfigFile with --password (or --new-password) is written encrypted \
+anything else keeps the input's form); a Godot 3 resource or scene stays Godot 3 unless \
+--godot4; a plain ConfigFile with --password (or --new-password) is written encrypted \
 as save_encrypted_pass writes it, an encrypted one (read with --password) plain, or with \
 --new-password re-encrypted. --to zstd|fastlz|deflate|gzip writes a .res/.scn compressed \
 (RSCC, loaded by both engines in each mode; zstd is what the engine's FLAG_COMPRESS \

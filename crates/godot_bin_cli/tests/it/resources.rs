@@ -119,25 +119,50 @@ fn convert_moves_between_forms_by_extension() {
     let text = TextResource::from_bytes(&std::fs::read(&back).unwrap()).unwrap();
     assert_eq!(text.resource().unwrap().get("hp"), Some(&Variant::Int(150)));
 
-    // A Godot 3 scene becomes Godot 4 and the renamed class is reported.
+    // A Godot 3 scene stays Godot 3 between its forms, with nothing to report...
     let g3 = put(&dir, "level3.tscn", &fixture("godot3", "level.tscn"));
-    let g4 = dir.join("level4.scn").to_string_lossy().into_owned();
-    let (ok, out, err) = run(&["convert", &g3, &g4]);
+    let same = dir.join("level3.scn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &g3, &same]);
     assert!(ok, "{err}");
-    assert!(out.contains("Spatial is Node3D"), "{out}");
+    assert!(!err.contains("issue"), "{err}");
+    let scn3 = BinaryResource::from_bytes(&std::fs::read(&same).unwrap()).unwrap();
+    assert_eq!(scn3.header().version.0, 3);
+    // ...and back to text as the engine wrote it.
+    let text3 = dir.join("level3_back.tscn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &same, &text3]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        TextResource::from_bytes(&std::fs::read(&text3).unwrap())
+            .unwrap()
+            .dialect(),
+        godot_bin::Dialect::Godot3
+    );
+    // --same-engine, what scripts wrote when upgrading was the default, still reads.
+    let (ok, _, err) = run(&["convert", "--same-engine", &g3, &same]);
+    assert!(ok, "{err}");
+
+    // --godot4 upgrades, and the renamed class is reported.
+    let g4 = dir.join("level4.scn").to_string_lossy().into_owned();
+    let (ok, out, err) = run(&["convert", "--godot4", &g3, &g4]);
+    assert!(ok, "{err}");
+    // What did not carry over exactly is listed on stderr, one line each.
+    assert!(
+        err.contains("godot-bin: issue: ") && err.contains("Spatial is Node3D"),
+        "{err}"
+    );
+    assert!(!out.contains("issue"), "{out}");
     let scn = BinaryResource::from_bytes(&std::fs::read(&g4).unwrap()).unwrap();
     assert_eq!(scn.header().version.0, 4);
     // ...and --strict refuses to write it.
     let strict = dir.join("strict.scn").to_string_lossy().into_owned();
-    let (ok, _, err) = run(&["convert", "--strict", &g3, &strict]);
-    assert!(!ok && err.contains("--strict"), "{err}");
+    let (ok, _, err) = run(&["convert", "--godot4", "--strict", &g3, &strict]);
+    assert!(
+        !ok && err.contains("--strict") && err.contains("issue: "),
+        "{err}"
+    );
     assert!(!PathBuf::from(&strict).exists());
-    // --same-engine keeps Godot 3.
-    let same = dir.join("level3.scn").to_string_lossy().into_owned();
-    let (ok, _, err) = run(&["convert", "--same-engine", &g3, &same]);
-    assert!(ok, "{err}");
-    let scn3 = BinaryResource::from_bytes(&std::fs::read(&same).unwrap()).unwrap();
-    assert_eq!(scn3.header().version.0, 3);
+    let (ok, _, err) = run(&["convert", "--godot4", "--same-engine", &g3, &strict]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
 }
 
 #[test]
