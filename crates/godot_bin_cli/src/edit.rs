@@ -4,7 +4,8 @@
 //! A text file (`.tscn`, `.tres`, a ConfigFile) changes by the one line of the value (the
 //! document model prints the rest as it was read); a binary resource, an encrypted
 //! ConfigFile and a save are written again in the form they were read in (compression,
-//! container, key, engine), a save's other values byte for byte.
+//! container, key, engine), a save's other values byte for byte; a binary scene is rebuilt
+//! from its text when that text carries all of it.
 
 use crate::failure::Failure;
 use crate::files::KeyArgs;
@@ -32,7 +33,13 @@ NODE is a path from the root, as the scene's parent= attributes write it (the ro
 name may lead it). A ConfigFile key may hold '/': the section is the one that exists. A
 target that names nothing, or more than one thing, is refused (exit status 1) with what
 exists. set adds a property or key that is not there yet (a node's property at its
-default value is not written in a scene) in a section or node that is, and says so.";
+default value is not written in a scene) in a section or node that is, and says so.
+
+A text file changes by the value's one line. A binary resource, an encrypted ConfigFile
+and a save are written again in the form they were read in (compression, key, engine; a
+save's other values byte for byte). A binary scene bundles its nodes in one value: set
+rebuilds it from its text (same engine, format and compression), and refuses when that
+text does not carry all of the scene.";
 
 /// `godot-bin get`.
 #[derive(Args)]
@@ -613,36 +620,49 @@ fn set_doc(
     match doc {
         Doc::Text(mut t) => {
             let before = t.to_string();
-            let (sel, property) = parse_where(target, t.is_scene())?;
-            let (i, label) = find_section(&t, &sel)?;
-            let value = source.value(|text| parse_resource_value(text, t.format()))?;
-            let old = t.sections()[i].property(&property).map(|p| {
-                p.source_text()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| resource_text(p.value(), t.dialect()))
-            });
-            let new = resource_text(&value, t.dialect());
-            let section = &mut t.sections_mut()[i];
-            let old_type = section.get(&property).map(Variant::get_type);
-            section.set(&property, value.clone());
-            // A reference to an id the file does not have would not load.
-            t.check_references()
-                .map_err(|e| Failure::msg(format!("VALUE: {e}; nothing changed")))?;
+            let mut change = set_in_text(&mut t, target, source)?;
             let after = t.to_string();
-            Ok(Change {
-                how: lines_note(lines_changed(&before, &after)),
-                bytes: after.into_bytes(),
-                label: format!("{label} {property}"),
-                added: old.is_none(),
-                old,
-                new,
-                note: type_note(old_type, &value),
-            })
+            change.how = lines_note(lines_changed(&before, &after));
+            change.bytes = after.into_bytes();
+            Ok(change)
         }
-        Doc::Binary(b) if b.is_scene() => Err(Failure::msg(
-            "set in a binary scene (.scn) is not supported yet: its nodes are bundled in one \
-             value; convert it to .tscn, set, and convert it back",
-        )),
+        Doc::Binary(b) if b.is_scene() => {
+            // A binary scene's nodes are bundled in one value: the scene is rebuilt from
+            // its text, only when the text carries all of it.
+            let refuse = |what: &str, issues: &[godot_bin_files::resource::Issue]| {
+                resources::report(issues);
+                Failure::msg(format!(
+                    "set in this binary scene would go through its text, which {what} \
+                     (listed above); nothing changed"
+                ))
+            };
+            let conv = b.to_text().map_err(|e| Failure::msg(e.to_string()))?;
+            if !conv.issues.is_empty() {
+                return Err(refuse("does not carry all of it", &conv.issues));
+            }
+            let mut t = conv.resource;
+            let before = t.to_string();
+            let mut change = set_in_text(&mut t, target, source)?;
+            let changed = lines_changed(&before, &t.to_string());
+            let back = t.to_binary().map_err(|e| Failure::msg(e.to_string()))?;
+            if !back.issues.is_empty() {
+                return Err(refuse("does not write back whole", &back.issues));
+            }
+            let mut rebuilt = back.resource;
+            rebuilt.set_compression(b.compression());
+            change.bytes = rebuilt
+                .to_bytes()
+                .map_err(|e| Failure::msg(e.to_string()))?;
+            change.how = format!(
+                "binary scene rebuilt from its text, where {}{}",
+                lines_note(changed),
+                match b.compression() {
+                    Some(c) => format!("; compressed ({c}) as it was"),
+                    None => String::new(),
+                }
+            );
+            Ok(change)
+        }
         Doc::Binary(mut b) => {
             let (sel, property) = parse_where(target, false)?;
             let (internal, label) = binary_internal(&b, &sel)?;
@@ -715,6 +735,39 @@ fn set_doc(
             })
         }
     }
+}
+
+/// Sets a property of a text scene or resource by WHERE: the document changes by that
+/// one line. The bytes and how they were written are the caller's to fill in.
+fn set_in_text(
+    t: &mut TextResource,
+    target: &str,
+    source: &ValueSource<'_>,
+) -> Result<Change, Failure> {
+    let (sel, property) = parse_where(target, t.is_scene())?;
+    let (i, label) = find_section(t, &sel)?;
+    let value = source.value(|text| parse_resource_value(text, t.format()))?;
+    let old = t.sections()[i].property(&property).map(|p| {
+        p.source_text()
+            .map(str::to_owned)
+            .unwrap_or_else(|| resource_text(p.value(), t.dialect()))
+    });
+    let new = resource_text(&value, t.dialect());
+    let section = &mut t.sections_mut()[i];
+    let old_type = section.get(&property).map(Variant::get_type);
+    section.set(&property, value.clone());
+    // A reference to an id the file does not have would not load.
+    t.check_references()
+        .map_err(|e| Failure::msg(format!("VALUE: {e}; nothing changed")))?;
+    Ok(Change {
+        bytes: Vec::new(),
+        label: format!("{label} {property}"),
+        added: old.is_none(),
+        old,
+        new,
+        how: String::new(),
+        note: type_note(old_type, &value),
+    })
 }
 
 type ConfigSet = (

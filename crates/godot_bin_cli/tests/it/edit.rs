@@ -474,13 +474,36 @@ fn set_in_a_save_adds_a_key_to_a_dictionary_and_refuses_what_is_not_there() {
 }
 
 #[test]
-fn set_refuses_a_binary_scene_and_leaves_it_alone() {
+fn set_rebuilds_a_binary_scene_from_its_text_in_its_own_form() {
     let dir = scratch("scn");
-    let before = fixture("godot4", "level.scn");
-    let scn = put(&dir, "level.scn", &before);
-    let err = refused(&["set", &scn, "Player:position", "Vector2(1, 2)"]);
-    assert!(err.contains("convert it to .tscn"), "{err}");
-    assert_eq!(std::fs::read(&scn).unwrap(), before);
+    for engine in ["godot4", "godot3"] {
+        for name in ["level.scn", "level_c.scn"] {
+            let tag = format!("{engine}/{name}");
+            let before = BinaryResource::from_bytes(&fixture(engine, name)).unwrap();
+            let scn = put(&dir, name, &fixture(engine, name));
+            let (text_before, _) = ok(&["dump", &scn]);
+            let (_, err) = ok(&["set", &scn, "Player:position", "Vector2(1, 2)"]);
+            assert!(
+                err.contains("rebuilt from its text, where 1 line changed"),
+                "{tag}: {err}"
+            );
+            let after = BinaryResource::from_bytes(&std::fs::read(&scn).unwrap()).unwrap();
+            // The same engine, format and compression...
+            assert_eq!(after.compression(), before.compression(), "{tag}");
+            assert_eq!(after.header().version, before.header().version, "{tag}");
+            assert_eq!(after.header().format, before.header().format, "{tag}");
+            // ...and the same scene but for that one value.
+            let (text_after, _) = ok(&["dump", &scn]);
+            let changed = changed_lines(text_before.as_bytes(), text_after.as_bytes());
+            assert_eq!(changed.len(), 1, "{tag}: {changed:?}");
+            // (Godot 3 spaces its parentheses.)
+            assert_eq!(
+                changed[0].1.replace(' ', ""),
+                "position=Vector2(1,2)",
+                "{tag}"
+            );
+        }
+    }
 }
 
 #[test]
