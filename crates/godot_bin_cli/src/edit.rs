@@ -66,8 +66,10 @@ pub struct SetArgs {
     /// Where the value is (see below).
     #[arg(value_name = "WHERE")]
     target: String,
-    /// The new value in the engine's text form (`Vector2(1, 2)`, `"text"`, `4`), or JSON
-    /// with --json.
+    /// The new value in the engine's text form (`Vector2(1, 2)`, `"text"`, `4`, `-1`), or
+    /// JSON with --json; `-` reads it from standard input (a value too long for a
+    /// command line).
+    #[arg(allow_hyphen_values = true)]
     value: String,
     /// VALUE is JSON (the mapping of `dump --help`).
     #[arg(long)]
@@ -110,10 +112,22 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
             "set changes a file: give its path, or --output for standard input",
         ));
     }
+    let stdin_value;
+    let value = if args.value == "-" {
+        if args.file.as_os_str() == "-" {
+            return Err(Failure::msg("FILE and VALUE cannot both be standard input"));
+        }
+        stdin_value = input::read_input(Path::new("-"))?;
+        std::str::from_utf8(&stdin_value)
+            .map_err(|_| Failure::msg("VALUE on standard input is not UTF-8 text"))?
+            .trim_end_matches(['\n', '\r'])
+    } else {
+        args.value.as_str()
+    };
     let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
-    let json = args.json.then_some(args.value.as_str());
-    let text = (!args.json).then_some(args.value.as_str());
+    let json = args.json.then_some(value);
+    let text = (!args.json).then_some(value);
     let source = ValueSource { json, text };
     let change = match resources::open(&args.file, &data, key.clone())? {
         Some(doc) => set_doc(doc, &args.target, &source, key)?,
@@ -171,8 +185,12 @@ struct Change {
 }
 
 /// Writes `bytes` to `path` through a file beside it renamed over it, so that a failure
-/// never leaves half a file.
+/// never leaves half a file; a symbolic link's target is written (the link stays), with
+/// the permissions it had.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
     let name = path
         .file_name()
         .ok_or_else(|| Failure::msg(format!("{}: not a file name", path.display())))?;
@@ -182,6 +200,9 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let tmp = path.with_file_name(tmp_name);
     let fail = |e: std::io::Error| Failure::msg(format!("{}: {e}", path.display()));
     std::fs::write(&tmp, bytes).map_err(fail)?;
+    if let Some(p) = permissions {
+        let _ = std::fs::set_permissions(&tmp, p);
+    }
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         fail(e)
@@ -376,14 +397,28 @@ fn find_section(t: &TextResource, sel: &Sel) -> Result<(usize, String), Failure>
             )),
         }),
         many => Err(Failure::msg(format!(
-            "{} sections match: {}; nothing changed",
+            "{} sections are {}: the {} sections of the file (counting its first line's \
+             header as the 1st); nothing changed",
             many.len(),
+            label(many[0]),
             many.iter()
-                .map(|&i| format!("line of {}", label(i)))
+                .map(|&i| ordinal(i + 2))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(" and ")
         ))),
     }
+}
+
+/// 1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn sub_ids(t: &TextResource) -> Vec<String> {

@@ -128,6 +128,36 @@ fn set_changes_one_line_of_a_scene() {
         t.node("Player").unwrap().get("position"),
         Some(&Variant::Vector2(Vector2::new(1.0, 2.0)))
     );
+    // A negative number is a value, not an option, before or after the options.
+    ok(&["set", &scene, "Player:metadata/hp", "-5"]);
+    assert_eq!(ok(&["get", &scene, "Player:metadata/hp"]).0, "-5\n");
+    ok(&["set", &scene, "Player:metadata/hp", "-6", "--json"]);
+    assert_eq!(
+        ok(&["get", "--json", &scene, "Player:metadata/hp"]).0,
+        "-6\n"
+    );
+    // A value on standard input, for one too long for a command line.
+    let mut child = Command::new(BIN)
+        .args(["set", &scene, "Player:metadata/hp", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"42\n").unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(ok(&["get", &scene, "Player:metadata/hp"]).0, "42\n");
+    // A link to the file: the file changes, the link stays.
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.tscn");
+        std::os::unix::fs::symlink(&scene, &link).unwrap();
+        ok(&["set", link.to_str().unwrap(), "Player:metadata/hp", "43"]);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(ok(&["get", &scene, "Player:metadata/hp"]).0, "43\n");
+    }
     // JSON in, and a reference in the file's own syntax.
     ok(&["set", "--json", &scene, "Player:metadata/hp", "120"]);
     ok(&[
@@ -206,6 +236,17 @@ fn missing_and_ambiguous_targets_are_refused_with_what_exists() {
         "the file is untouched"
     );
 
+    // A scene that holds one node twice (as some real ones do).
+    let twice = put(
+        &dir,
+        "twice.tscn",
+        b"[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node\"]\n\n[node name=\"A\" type=\"Node\" parent=\".\"]\nprocess_priority = 1\n\n[node name=\"A\" type=\"Node\" parent=\".\"]\nprocess_priority = 2\n",
+    );
+    let err = refused(&["set", &twice, "A:process_priority", "3"]);
+    assert!(
+        err.contains("2 sections are node \"A\": the 3rd and 4th sections of the file"),
+        "{err}"
+    );
     // A ConfigFile whose sections `a` and `a/b` both hold what `a/b/c` could name.
     let cfg = put(&dir, "x.cfg", b"[a]\n\nb/c=1\n\n[a/b]\n\nc=2\n");
     let err = refused(&["get", &cfg, "a/b/c"]);
@@ -532,4 +573,111 @@ fn help_names_every_form_the_tool_reads() {
     ] {
         assert!(help.contains(form), "--help does not name {form}:\n{help}");
     }
+}
+
+/// Every text scene and resource of the corpus of public projects at `$GODOT_BIN_CORPUS`
+/// (not in the repository): `get` of a property of each node or section prints it, `set`
+/// of that same text leaves the file byte for byte, and `set` of an int property to
+/// another int changes one line. Run with `--ignored` where the corpus is.
+#[test]
+#[ignore = "reads the corpus of public projects at $GODOT_BIN_CORPUS"]
+fn get_and_set_on_every_text_scene_and_resource_of_the_corpus() {
+    let Some(root) = std::env::var_os("GODOT_BIN_CORPUS") else {
+        panic!("GODOT_BIN_CORPUS is not set: it names the corpus of public Godot projects");
+    };
+    let dir = scratch("corpus");
+    let mut stack = vec![PathBuf::from(root)];
+    let (mut files, mut gets, mut same, mut ints, mut refused) = (0, 0, 0, 0, Vec::new());
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
+            if !matches!(ext.as_deref(), Some("tscn" | "tres")) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let Ok(t) = TextResource::from_bytes(&bytes) else {
+                continue;
+            };
+            files += 1;
+            let copy = put(&dir, &format!("f.{}", ext.unwrap()), &bytes);
+            let mut targets = Vec::new();
+            for s in t.sections() {
+                let Some(p) = s.properties().iter().next() else {
+                    continue;
+                };
+                let at = match s.tag() {
+                    "node" => format!(
+                        "{}:{}",
+                        TextResource::node_path(s).unwrap_or_default(),
+                        p.name()
+                    ),
+                    "sub_resource" => format!(
+                        "SubResource(\"{}\"):{}",
+                        s.id().unwrap_or_default(),
+                        p.name()
+                    ),
+                    "resource" => p.name().to_owned(),
+                    _ => continue,
+                };
+                targets.push((at, p.value().clone()));
+                if targets.len() == 4 {
+                    break;
+                }
+            }
+            for (at, value) in targets {
+                let (code, text, err) = run(&["get", &copy, &at]);
+                if code != Some(0) {
+                    refused.push(format!("{}: get {at}: {err}", path.display()));
+                    continue;
+                }
+                gets += 1;
+                // Through standard input: some values are too long for a command line.
+                let out = {
+                    use std::io::Write;
+                    let mut child = Command::new(BIN)
+                        .args(["set", &copy, &at, "-"])
+                        .stdin(std::process::Stdio::piped())
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::piped())
+                        .spawn()
+                        .unwrap();
+                    child
+                        .stdin
+                        .take()
+                        .unwrap()
+                        .write_all(text.as_bytes())
+                        .unwrap();
+                    child.wait_with_output().unwrap()
+                };
+                let (code, err) = (out.status.code(), String::from_utf8_lossy(&out.stderr));
+                assert_eq!(code, Some(0), "{}: set {at}: {err}", path.display());
+                assert_eq!(
+                    std::fs::read(&copy).unwrap(),
+                    bytes,
+                    "{}: set {at} to itself",
+                    path.display()
+                );
+                same += 1;
+                if let Variant::Int(n) = value {
+                    let next = n.wrapping_add(1).to_string();
+                    let (code, _, err) = run(&["set", &copy, &at, &next]);
+                    assert_eq!(code, Some(0), "{}: {err}", path.display());
+                    let changed = changed_lines(&bytes, &std::fs::read(&copy).unwrap());
+                    assert_eq!(changed.len(), 1, "{}: {at}: {changed:?}", path.display());
+                    std::fs::write(&copy, &bytes).unwrap();
+                    ints += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{files} files: {gets} gets, {same} sets to the same text (file unchanged), {ints} \
+         int sets (one line); refused: {refused:#?}"
+    );
+    assert!(files > 0);
 }
