@@ -86,16 +86,20 @@ pub struct SetArgs {
 pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
     let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
-    let (value, text) = match resources::open(&args.file, &data, key.clone())? {
+    let (value, text, exact) = match resources::open(&args.file, &data, key.clone())? {
         Some(doc) => doc_value(&doc, &args.target)?,
         None => {
             let save = Save::open(&args.packets, &args.keys, data)?;
             let (index, path) = save_target(&args.target)?;
             let v = save.value_at(index, &path)?;
-            let text = v.to_text(save.dialect);
-            (v.clone(), text.trim_end_matches('\n').to_owned())
+            let text = v.to_text(save.dialect).trim_end_matches('\n').to_owned();
+            let exact = Variant::from_text(&text).is_ok_and(|back| back.eq_ordered(v));
+            (v.clone(), text, exact)
         }
     };
+    if !args.json && !exact {
+        inexact_note();
+    }
     if args.json {
         serde_json::to_writer(&mut *out, &resources::value_json(&value))
             .map_err(std::io::Error::from)?;
@@ -132,23 +136,27 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     let change = match resources::open(&args.file, &data, key.clone())? {
         Some(doc) => set_doc(doc, &args.target, &source, key)?,
         None => {
-            let mut save = Save::open(&args.packets, &args.keys, data)?;
+            let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
             let (index, path) = save_target(&args.target)?;
             let value = source.plain()?;
             save.set(index, &path, value, key.as_ref())?
         }
     };
     let dest = args.output.as_deref().unwrap_or(&args.file);
+    if change.same {
+        // The value is already there, exactly: the file stays as it is, byte for byte.
+        if args.output.is_some() {
+            write_atomically(dest, &data)?;
+        }
+        eprintln!(
+            "godot-bin: {} is already {}; nothing changed",
+            change.label, change.new
+        );
+        return Ok(());
+    }
     write_atomically(dest, &change.bytes)?;
     let verb = if change.added { "added" } else { "set" };
     match &change.old {
-        Some(old) if old == &change.new => eprintln!(
-            "godot-bin: {}: {} unchanged ({}); {} written again",
-            change.label,
-            change.new,
-            change.how,
-            dest.display()
-        ),
         Some(old) => eprintln!(
             "godot-bin: {verb} {}: {old} -> {} ({}); wrote {}",
             change.label,
@@ -170,6 +178,16 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Says that a binary value's text does not read back as the value, as the engine's own
+/// text of it would not: a Dictionary's order (the text sorts the keys), a float's last
+/// bits. JSON is exact.
+fn inexact_note() {
+    eprintln!(
+        "godot-bin: note: the text form does not give this value back exactly (a \
+         Dictionary's order, a float's last bits), nor would the engine's; --json does"
+    );
+}
+
 /// What `set` did: the file's new bytes, what it says on stderr.
 struct Change {
     bytes: Vec<u8>,
@@ -179,6 +197,9 @@ struct Change {
     old: Option<String>,
     new: String,
     added: bool,
+    /// Whether the value was already there, exactly (Dictionary order and float bits
+    /// included): then nothing is written.
+    same: bool,
     /// How the file was written: `1 line changed`, `binary resource written again`...
     how: String,
     note: Option<String>,
@@ -569,8 +590,9 @@ fn binary_internal<'a>(
     }
 }
 
-/// `get` on a document: the value and its text in the file's syntax.
-fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String), Failure> {
+/// `get` on a document: the value, its text in the file's syntax, and whether that text
+/// reads back as the value exactly.
+fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String, bool), Failure> {
     match doc {
         Doc::Text(t) => text_value(t, target),
         Doc::Binary(b) if b.is_scene() => {
@@ -591,7 +613,10 @@ fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String), Failure> {
                     false,
                 )
             })?;
-            Ok((v.clone(), resource_text(v, b.dialect())))
+            let text = resource_text(v, b.dialect());
+            let format = if b.dialect() == Dialect::Godot4 { 3 } else { 2 };
+            let exact = parse_resource_value(&text, format).is_ok_and(|back| back.eq_ordered(v));
+            Ok((v.clone(), text, exact))
         }
         Doc::Config(c) | Doc::Encrypted(c, _) => {
             let (section, key) = config_target(c, target, false)?;
@@ -602,12 +627,12 @@ fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String), Failure> {
                 .source_text()
                 .map(str::to_owned)
                 .unwrap_or_else(|| config_text(p.value(), c.dialect()));
-            Ok((p.value().clone(), text))
+            Ok((p.value().clone(), text, true))
         }
     }
 }
 
-fn text_value(t: &TextResource, target: &str) -> Result<(Variant, String), Failure> {
+fn text_value(t: &TextResource, target: &str) -> Result<(Variant, String, bool), Failure> {
     let (sel, property) = parse_where(target, t.is_scene())?;
     let (i, label) = find_section(t, &sel)?;
     let s = &t.sections()[i];
@@ -623,7 +648,7 @@ fn text_value(t: &TextResource, target: &str) -> Result<(Variant, String), Failu
         .source_text()
         .map(str::to_owned)
         .unwrap_or_else(|| resource_text(p.value(), t.dialect()));
-    Ok((p.value().clone(), text))
+    Ok((p.value().clone(), text, true))
 }
 
 /// How many lines differ between two texts that share a start and an end.
@@ -723,6 +748,7 @@ fn set_doc(
                 bytes,
                 label: format!("{label} {property}"),
                 added: old_value.is_none(),
+                same: old_value.as_ref().is_some_and(|o| o.eq_ordered(&value)),
                 old: old_value.as_ref().map(|v| resource_text(v, dialect)),
                 new: resource_text(&value, dialect),
                 how,
@@ -731,24 +757,16 @@ fn set_doc(
         }
         Doc::Config(mut c) => {
             let before = c.to_string();
-            let (old_text, old_type, new, value, label, added) =
-                set_config(&mut c, target, source)?;
+            let mut change = set_config(&mut c, target, source)?;
             let after = c.to_string();
-            Ok(Change {
-                how: lines_note(lines_changed(&before, &after)),
-                bytes: after.into_bytes(),
-                label,
-                added,
-                old: old_text,
-                new,
-                note: type_note(old_type, &value),
-            })
+            change.how = lines_note(lines_changed(&before, &after));
+            change.bytes = after.into_bytes();
+            Ok(change)
         }
         Doc::Encrypted(mut c, layout) => {
             let key =
                 key.ok_or_else(|| Failure::msg("an encrypted file needs --password or --key"))?;
-            let (old_text, old_type, new, value, label, added) =
-                set_config(&mut c, target, source)?;
+            let mut change = set_config(&mut c, target, source)?;
             // A fresh initial vector, as the engine draws one at every save.
             let layout = match layout {
                 Layout::Godot4 { .. } => Layout::Godot4 {
@@ -756,18 +774,11 @@ fn set_doc(
                 },
                 other => other,
             };
-            let bytes = c
+            change.bytes = c
                 .to_encrypted(&key, layout)
                 .map_err(|e| Failure::msg(e.to_string()))?;
-            Ok(Change {
-                bytes,
-                label,
-                added,
-                old: old_text,
-                new,
-                how: "encrypted again with the same key and layout".into(),
-                note: type_note(old_type, &value),
-            })
+            change.how = "encrypted again with the same key and layout".into();
+            Ok(change)
         }
     }
 }
@@ -790,6 +801,7 @@ fn set_in_text(
     let new = resource_text(&value, t.dialect());
     let section = &mut t.sections_mut()[i];
     let old_type = section.get(&property).map(Variant::get_type);
+    let same = section.get(&property).is_some_and(|o| o.eq_ordered(&value));
     section.set(&property, value.clone());
     // A reference to an id the file does not have would not load.
     t.check_references()
@@ -800,25 +812,19 @@ fn set_in_text(
         added: old.is_none(),
         old,
         new,
+        same,
         how: String::new(),
         note: type_note(old_type, &value),
     })
 }
 
-type ConfigSet = (
-    Option<String>,
-    Option<godot_bin::VariantType>,
-    String,
-    Variant,
-    String,
-    bool,
-);
-
+/// Sets a ConfigFile's key by WHERE: the text changes by that one line. The bytes and
+/// how they were written are the caller's to fill in.
 fn set_config(
     c: &mut ConfigFile,
     target: &str,
     source: &ValueSource<'_>,
-) -> Result<ConfigSet, Failure> {
+) -> Result<Change, Failure> {
     let (section, key) = config_target(c, target, true)?;
     let value = source.value(parse_config_value)?;
     let old = c.property(&section, &key).map(|p| {
@@ -827,6 +833,7 @@ fn set_config(
             .unwrap_or_else(|| config_text(p.value(), c.dialect()))
     });
     let old_type = c.get(&section, &key).map(Variant::get_type);
+    let same = c.get(&section, &key).is_some_and(|o| o.eq_ordered(&value));
     let new = config_text(&value, c.dialect());
     c.set(&section, &key, value.clone());
     let label = if section.is_empty() {
@@ -834,8 +841,16 @@ fn set_config(
     } else {
         format!("[{section}] {key}")
     };
-    let added = old.is_none();
-    Ok((old, old_type, new, value, label, added))
+    Ok(Change {
+        bytes: Vec::new(),
+        label,
+        added: old.is_none(),
+        old,
+        new,
+        same,
+        how: String::new(),
+        note: type_note(old_type, &value),
+    })
 }
 
 /// A note when the new value's type is not the old one's.
@@ -1155,6 +1170,7 @@ impl Save {
         }
         let old = (!added).then(|| v.to_text(dialect).trim_end_matches('\n').to_owned());
         let old_type = (!added).then(|| v.get_type());
+        let same = !added && v.eq_ordered(&value);
         *v = value.clone();
         let packet = input::config(dialect)
             .to_vec(&top)
@@ -1223,6 +1239,7 @@ impl Save {
             old,
             new: value.to_text(dialect).trim_end_matches('\n').to_owned(),
             added,
+            same,
             how,
             note: type_note(old_type, &value),
         })

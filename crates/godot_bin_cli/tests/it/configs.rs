@@ -3,6 +3,7 @@
 //! `override.cfg`, `project.godot`, plain or encrypted; the fixtures are the engines'
 //! (`tests/data/README.md`).
 
+use godot_bin_files::resource::ConfigFile;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -104,7 +105,8 @@ fn dump_reads_a_config_file_by_its_content_whatever_its_name() {
 
 /// Every `.import`, `.cfg`, `.remap` and `project.godot` of the corpus of public projects
 /// at `$GODOT_BIN_CORPUS` (not in the repository) that is a ConfigFile dumps as its own
-/// text. Run with `--ignored` where the corpus is.
+/// text, and `set` of each section's first key to its own text leaves it byte for byte.
+/// Run with `--ignored` where the corpus is.
 #[test]
 #[ignore = "reads the corpus of public projects at $GODOT_BIN_CORPUS"]
 fn dump_reads_every_config_file_of_the_corpus() {
@@ -112,7 +114,9 @@ fn dump_reads_every_config_file_of_the_corpus() {
         panic!("GODOT_BIN_CORPUS is not set: it names the corpus of public Godot projects");
     };
     let mut stack = vec![PathBuf::from(root)];
-    let (mut read, mut refused) = (0, Vec::new());
+    let (mut read, mut refused, mut sets, mut ambiguous) = (0, Vec::new(), 0, Vec::new());
+    let scratch = std::env::temp_dir().join(format!("godot_bin-cli-cfgs-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -127,14 +131,49 @@ fn dump_reads_every_config_file_of_the_corpus() {
             }
             let (ok, out, err) = run(&["dump", path.to_str().unwrap()]);
             if ok {
-                assert_eq!(out.as_bytes(), std::fs::read(&path).unwrap(), "{name}");
+                let bytes = std::fs::read(&path).unwrap();
+                assert_eq!(out.as_bytes(), bytes, "{name}");
                 read += 1;
+                // get of each section's first key, and set of it to its own text: the
+                // file stays byte for byte.
+                let cfg = ConfigFile::from_bytes(&bytes).unwrap();
+                let copy = scratch.join(&name);
+                std::fs::write(&copy, &bytes).unwrap();
+                let copy = copy.to_str().unwrap();
+                for section in cfg.section_names() {
+                    let Some(key) = cfg.keys(section).first().map(|k| k.to_string()) else {
+                        continue;
+                    };
+                    let at = if section.is_empty() {
+                        key
+                    } else {
+                        format!("{section}/{key}")
+                    };
+                    let (ok, text, err) = run(&["get", copy, &at]);
+                    if !ok {
+                        ambiguous.push(format!("{}: {at}: {err}", path.display()));
+                        continue;
+                    }
+                    let (ok, _, err) = run(&["set", copy, &at, text.trim_end_matches('\n')]);
+                    assert!(ok, "{}: set {at}: {err}", path.display());
+                    assert_eq!(
+                        std::fs::read(copy).unwrap(),
+                        bytes,
+                        "{}: {at}",
+                        path.display()
+                    );
+                    sets += 1;
+                }
             } else {
                 refused.push(format!("{}: {err}", path.display()));
             }
         }
     }
-    eprintln!("{read} ConfigFiles read; refused: {refused:#?}");
+    eprintln!(
+        "{read} ConfigFiles read, {sets} keys set to their own text (files unchanged); \
+         refused: {refused:#?}; ambiguous or missing: {ambiguous:#?}"
+    );
+    std::fs::remove_dir_all(&scratch).unwrap();
     assert!(read > 0, "no ConfigFile in the corpus");
     // The ones refused are not ConfigFiles: JSON, YAML-like build notes, Godot 2's
     // engine.cfg (colors as #rrggbbaa).

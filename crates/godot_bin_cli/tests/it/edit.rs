@@ -681,3 +681,59 @@ fn get_and_set_on_every_text_scene_and_resource_of_the_corpus() {
     );
     assert!(files > 0);
 }
+
+#[test]
+fn set_of_the_value_already_there_writes_nothing() {
+    let dir = scratch("same");
+    let before = fixture("godot4", "level.tscn");
+    let scene = put(&dir, "level.tscn", &before);
+    let (_, err) = ok(&["set", &scene, "Player:position", "Vector2(-3, 4.25)"]);
+    assert!(
+        err.contains("node \"Player\" position is already Vector2(-3, 4.25); nothing changed"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&scene).unwrap(), before);
+    // With --output the copy is the file as it was, byte for byte.
+    let copy = dir.join("copy.tscn");
+    ok(&[
+        "set",
+        &scene,
+        "Player:position",
+        "Vector2(-3, 4.25)",
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    // A compressed binary resource is not written again either.
+    let res = put(&dir, "item_c.res", &fixture("godot4", "item_c.res"));
+    let (_, err) = ok(&["set", &res, "hp", "150"]);
+    assert!(err.contains("is already 150"), "{err}");
+    assert_eq!(
+        std::fs::read(&res).unwrap(),
+        fixture("godot4", "item_c.res")
+    );
+}
+
+#[test]
+fn get_says_when_the_text_form_does_not_give_the_value_back() {
+    let dir = scratch("inexact");
+    // store_var({"b": 1, "a": 2}): the text form sorts the keys, as the engine's does.
+    let v = Variant::Dictionary(godot_bin::Dictionary::from_iter([("b", 1), ("a", 2)]));
+    let packet = godot_bin::to_vec(&v).unwrap();
+    let mut content = (packet.len() as u32).to_le_bytes().to_vec();
+    content.extend(packet);
+    let save = put(&dir, "save.dat", &content);
+    let (text, err) = ok(&["get", &save, "0"]);
+    assert_eq!(text, "{\n\"a\": 2,\n\"b\": 1\n}\n");
+    assert!(
+        err.contains("does not give this value back exactly"),
+        "{err}"
+    );
+    let (json, err) = ok(&["get", "--json", &save, "0"]);
+    assert_eq!(json, "{\"b\":1,\"a\":2}\n");
+    assert_eq!(err, "");
+    // JSON back in is the same value, in its order: nothing changes.
+    let (_, err) = ok(&["set", "--json", &save, "0", "{\"b\":1,\"a\":2}"]);
+    assert!(err.contains("nothing changed"), "{err}");
+    assert_eq!(std::fs::read(&save).unwrap(), content);
+}
