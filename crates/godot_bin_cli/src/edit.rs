@@ -1003,6 +1003,8 @@ fn keys_listing(v: &Variant) -> String {
 /// A save opened for `get` and `set`: its content's packets, their values, and how to
 /// write it back.
 struct Save {
+    /// The file as read.
+    file: Vec<u8>,
     container: Option<Container>,
     content: Vec<u8>,
     /// Each packet's start and end in the content (after its length prefix when framed).
@@ -1072,6 +1074,7 @@ impl Save {
         }
         let container = input.save.map(|(_, c)| c);
         Ok(Save {
+            file: input.file,
             container,
             content: data,
             spans,
@@ -1202,35 +1205,32 @@ impl Save {
                     format!("packet {index} written again, the rest as it was")
                 },
             ),
-            Some(Container::Encrypted { layout, .. }) => {
-                let key =
-                    key.ok_or_else(|| Failure::msg("an encrypted save needs --password or --key"))?;
-                // Godot 4's layout with a fresh initial vector, as the engine draws one
-                // at every write.
-                let engine = match layout {
-                    Layout::Godot3 => Dialect::Godot3,
-                    _ => Dialect::Godot4,
-                };
-                (
-                    save::encrypt(&content, key, engine).map_err(fail)?,
-                    format!("encrypted again with the same key, in {engine}'s layout"),
-                )
-            }
-            Some(Container::Compressed {
-                compression,
-                block_size,
-                ..
-            }) => {
-                if *block_size != 4096 {
-                    return Err(Failure::msg(format!(
-                        "this compressed save has blocks of {block_size} bytes; only the \
-                         engine's 4096 are written"
-                    )));
+            Some(container) => {
+                // The container as it was read (layout, compression, block size), by
+                // Writer::like; Godot 4's layout with a fresh initial vector, as the
+                // engine draws one at every write.
+                let cfg = input::config(dialect);
+                let reader = match key {
+                    Some(k) => save::Reader::with_key(&self.file[..], k, &cfg),
+                    None => save::Reader::new(&self.file[..], &cfg),
                 }
-                (
-                    save::compress(&content, *compression).map_err(fail)?,
-                    format!("compressed again ({compression})"),
-                )
+                .map_err(fail)?;
+                let mut writer = save::Writer::like(&reader, Vec::new(), key).map_err(fail)?;
+                writer.write_bytes(&content).map_err(fail)?;
+                let how = match container {
+                    Container::Encrypted { layout, .. } => format!(
+                        "encrypted again with the same key, in {}'s layout",
+                        match layout {
+                            Layout::Godot3 => "Godot 3",
+                            _ => "Godot 4",
+                        }
+                    ),
+                    Container::Compressed { compression, .. } => {
+                        format!("compressed again ({compression}), the blocks as they were sized")
+                    }
+                    Container::Plain => String::new(),
+                };
+                (writer.finish().map_err(fail)?, how)
             }
         };
         Ok(Change {
