@@ -1020,14 +1020,8 @@ impl Save {
         let input = input::input_of(packets, keys, file)?;
         let dialect = input.dialect;
         let data = input.data().to_vec();
-        let (mut framed, mut big_endian) = (input.framed, packets.big_endian);
-        if !framed {
-            if let Some(frames) = input::frames_in(&data, dialect) {
-                if !input::plausible_bare(dialect, &data) {
-                    (framed, big_endian) = (true, frames.big_endian);
-                }
-            }
-        }
+        let (framed, big_endian, _) =
+            input::framing(&data, dialect, input.framed, packets.big_endian);
         let cfg = input::config(dialect);
         let mut spans = Vec::new();
         let mut values = Vec::new();

@@ -333,3 +333,38 @@ pub(crate) fn frames_in(data: &[u8], dialect: Dialect) -> Option<FoundFrames> {
         })
     })
 }
+
+/// How the packets of `data` are framed: as given (`--framed`, `--big-endian`), or, for
+/// store_var output given without `--framed` (issue 39 #4), as the frames found when the
+/// bytes do not also read as bare packets; with the note to print on stderr about it.
+pub(crate) fn framing(
+    data: &[u8],
+    dialect: Dialect,
+    framed: bool,
+    big_endian: bool,
+) -> (bool, bool, Option<String>) {
+    if framed {
+        return (framed, big_endian, None);
+    }
+    match frames_in(data, dialect) {
+        None => (false, big_endian, None),
+        Some(frames) if plausible_bare(dialect, data) => (
+            false,
+            big_endian,
+            Some(format!(
+                "the input also reads as {}; if it is, {}",
+                frames.describe(),
+                frames.advice()
+            )),
+        ),
+        Some(frames) => (
+            true,
+            frames.big_endian,
+            Some(format!(
+                "read as FileAccess.store_var / StreamPeer.put_var output ({}), as {} would",
+                frames.describe(),
+                frames.advice().trim_start_matches("use ")
+            )),
+        ),
+    }
+}

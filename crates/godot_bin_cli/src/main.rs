@@ -251,26 +251,16 @@ fn dump(
     };
     // store_var output given without --framed reads as frames (issue 39 #4), unless it
     // reads as well as bare packets: then it is read bare, and the note says how else.
-    let (mut framed, mut big_endian) = (input.framed, packets_args.big_endian);
-    if !framed && !tsv {
-        if let Some(frames) = frames_in(data, dialect) {
-            if plausible_bare(dialect, data) {
-                eprintln!(
-                    "godot-bin: note: the input also reads as {}; if it is, {}",
-                    frames.describe(),
-                    frames.advice()
-                );
-            } else {
-                eprintln!(
-                    "godot-bin: note: read as FileAccess.store_var / StreamPeer.put_var \
-                     output ({}), as {} would",
-                    frames.describe(),
-                    frames.advice().trim_start_matches("use ")
-                );
-                (framed, big_endian) = (true, frames.big_endian);
-            }
+    let (framed, big_endian) = if tsv {
+        (input.framed, packets_args.big_endian)
+    } else {
+        let (framed, big_endian, note) =
+            framing(data, dialect, input.framed, packets_args.big_endian);
+        if let Some(note) = note {
+            eprintln!("godot-bin: note: {note}");
         }
-    }
+        (framed, big_endian)
+    };
     // Every value is decoded before any is printed: when the input does not decode
     // cleanly and another dialect reads it, none of them is worth printing.
     let mut values: Vec<(Option<&str>, Variant)> = Vec::new();
@@ -456,7 +446,18 @@ fn explain(
     } else {
         Vec::new()
     };
-    match packets(packets_args.big_endian, input.framed, path, data, &tsv)? {
+    // store_var output given without --framed is explained as frames, as dump reads it.
+    let (framed, big_endian) = if is_tsv(path) {
+        (input.framed, packets_args.big_endian)
+    } else {
+        let (framed, big_endian, note) =
+            framing(data, dialect, input.framed, packets_args.big_endian);
+        if let Some(note) = note {
+            eprintln!("godot-bin: note: {note}");
+        }
+        (framed, big_endian)
+    };
+    match packets(big_endian, framed, path, data, &tsv)? {
         Some(list) => {
             let hint = || dialect_hint(dialect, |d| packets_clean(d, &list));
             // The first packet with bytes after its value: the walk goes on, and fails at

@@ -560,6 +560,20 @@ fn dump_without_framed_reads_store_var_output_as_frames() {
         };
         assert!(err.contains(flags), "{err}");
     }
+    // explain reads them as frames too.
+    let f = TempFile::new("bin", &frames_of(&[&a.bytes, &b.bytes], false));
+    let out = run(&["explain", f.arg()], b"");
+    assert!(out.status.success());
+    let listing = text(out.stdout);
+    assert!(
+        listing.contains("== frame 0: length prefix at 000000"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("== frame 1: length prefix at"),
+        "{listing}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("as --framed would"));
     // One frame: its prefix is the length of the rest.
     let f = TempFile::new("bin", &frames_of(&[&b.bytes], false));
     let out = run(&["dump", f.arg()], b"");
