@@ -83,6 +83,7 @@ pub struct SetArgs {
     keys: KeyArgs,
 }
 
+/// `godot-bin get`: prints the value WHERE names, as the file writes it or as JSON.
 pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
     let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
@@ -110,6 +111,8 @@ pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `godot-bin set`: changes the value WHERE names and writes the file in its own form,
+/// saying on stderr what changed.
 pub fn set(args: &SetArgs) -> Result<(), Failure> {
     if args.file.as_os_str() == "-" && args.output.is_none() {
         return Err(Failure::msg(

@@ -23,7 +23,7 @@
 //!
 //! FILE is a file written by `var_to_bytes` / `var2bytes` (one bare packet, or several
 //! back to back), by `FileAccess.store_var` / `StreamPeer.put_var` (with `--framed`: a
-//! 4-byte length before each packet; `dump` finds them without it when the bytes are
+//! 4-byte length before each packet; `dump` and `explain` find them without it when the bytes are
 //! frames and not bare packets), an encrypted or compressed save (`GDEC`, `GCPF`:
 //! its `store_var` frames), or a `.tsv` of hex packets (`name<TAB>hex...` per line, `#`
 //! comments), such as the crate's golden files. `-` reads standard input.

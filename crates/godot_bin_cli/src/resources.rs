@@ -342,6 +342,7 @@ pub struct ConvertOptions {
     pub key: Option<Key>,
     /// The key to encrypt the output with (`--new-password`, `--new-key`).
     pub new_key: Option<Key>,
+    /// What `--to` asks for.
     pub to: To,
     /// Upgrade a Godot 3 file to Godot 4; without it the file keeps its engine.
     pub godot4: bool,
