@@ -522,10 +522,8 @@ fn located(e: &godot_bin_files::Error, head: usize) -> String {
 /// A key of a ConfigFile named by `SECTION/KEY` (or `KEY` before the first section): the
 /// sections that exist decide where the section's name ends.
 fn config_target(c: &ConfigFile, target: &str, adding: bool) -> Result<(String, String), Failure> {
-    let mut splits: Vec<(String, String)> = vec![];
-    if !target.contains('/') {
-        splits.push((String::new(), target.to_owned()));
-    }
+    // A key before the first section may hold '/' too: the whole of WHERE is one choice.
+    let mut splits: Vec<(String, String)> = vec![(String::new(), target.to_owned())];
     for (i, _) in target.match_indices('/') {
         splits.push((target[..i].to_owned(), target[i + 1..].to_owned()));
     }
@@ -533,10 +531,15 @@ fn config_target(c: &ConfigFile, target: &str, adding: bool) -> Result<(String, 
         .iter()
         .filter(|(s, k)| !k.is_empty() && c.get(s, k).is_some())
         .collect();
-    let sections: Vec<&(String, String)> = splits
+    // Where a new key goes: a named section that exists; before the first section only
+    // when WHERE names none (`KEY`, or a key with '/' that no section's name begins).
+    let mut sections: Vec<&(String, String)> = splits
         .iter()
-        .filter(|(s, k)| !k.is_empty() && c.has_section(s))
+        .filter(|(s, k)| !s.is_empty() && !k.is_empty() && c.has_section(s))
         .collect();
+    if sections.is_empty() && c.has_section("") || !target.contains('/') {
+        sections = vec![&splits[0]];
+    }
     let name = |(s, k): &(String, String)| {
         if s.is_empty() {
             format!("{k:?} before the first section")

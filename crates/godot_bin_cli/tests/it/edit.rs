@@ -254,6 +254,15 @@ fn missing_and_ambiguous_targets_are_refused_with_what_exists() {
         err.contains("ambiguous: [a] \"b/c\" or [a/b] \"c\""),
         "{err}"
     );
+    // A key with '/' before the first section, and one in a section.
+    let top = put(&dir, "top.cfg", b"a/b=1\n\n[a]\n\nc=2\n");
+    assert_eq!(ok(&["get", &top, "a/b"]).0, "1\n");
+    assert_eq!(ok(&["get", &top, "a/c"]).0, "2\n");
+    // A new key goes to the section WHERE names; a new key without '/' before the first.
+    ok(&["set", &top, "a/d", "3"]);
+    ok(&["set", &top, "e", "4"]);
+    let text = String::from_utf8(std::fs::read(&top).unwrap()).unwrap();
+    assert_eq!(text, "a/b=1\ne=4\n\n[a]\n\nc=2\nd=3\n");
     let err = refused(&["set", &cfg, "nope/c", "1"]);
     assert!(
         err.contains("no section for \"nope/c\"; the sections: \"a\", \"a/b\""),
@@ -339,6 +348,17 @@ fn get_and_set_config_files_plain_and_encrypted() {
             "config/name=\"Fixture\"".to_owned(),
             "config/name=\"Shipped\"".to_owned()
         )]
+    );
+    // A new key of a section, in a file with keys before its first section.
+    let (_, err) = ok(&[
+        "set",
+        &project,
+        "display/window/size/viewport_height",
+        "480",
+    ]);
+    assert!(
+        err.contains("added [display] window/size/viewport_height = 480"),
+        "{err}"
     );
     // The .import file beside an asset: a key with '/' in its name.
     let import = put(
