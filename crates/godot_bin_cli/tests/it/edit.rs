@@ -757,3 +757,27 @@ fn get_says_when_the_text_form_does_not_give_the_value_back() {
     assert!(err.contains("nothing changed"), "{err}");
     assert_eq!(std::fs::read(&save).unwrap(), content);
 }
+
+#[test]
+fn set_in_bare_packets_keeps_them_bare() {
+    let dir = scratch("bare");
+    // var_to_bytes(Vector3(1, 2, 3)) then var_to_bytes("x"), back to back.
+    let mut bytes = godot_bin::to_vec(&godot_bin::Vector3::new(1.0, 2.0, 3.0)).unwrap();
+    let second = godot_bin::to_vec("x").unwrap();
+    bytes.extend(&second);
+    let file = put(&dir, "p.bin", &bytes);
+    let (_, err) = ok(&["set", &file, "0", "Vector3(4, 5, 6)"]);
+    assert!(
+        err.contains("packet 0 written again, the rest as it was"),
+        "{err}"
+    );
+    let after = std::fs::read(&file).unwrap();
+    let mut expect = godot_bin::to_vec(&godot_bin::Vector3::new(4.0, 5.0, 6.0)).unwrap();
+    expect.extend(&second);
+    assert_eq!(after, expect);
+    let err = refused(&["set", &file, "0.x", "1"]);
+    assert!(
+        err.contains("value 0 is Vector3, not a Dictionary or an Array"),
+        "{err}"
+    );
+}
