@@ -8,8 +8,7 @@
 //! from its text when that text carries all of it.
 
 use crate::failure::Failure;
-use crate::files::KeyArgs;
-use crate::input::{self, PacketArgs};
+use crate::input::{self, KeyArgs, PacketArgs};
 use crate::json;
 use crate::resources::{self, Doc};
 use clap::Args;

@@ -1,82 +1,17 @@
-//! Save files in the CLI: `dump` and `explain` open encrypted (`GDEC`) and compressed
-//! (`GCPF`) files by their magic, and `convert` moves a Godot 3 save to Godot 4.
+//! Save files in the CLI: `explain` shows an encrypted (`GDEC`) or compressed (`GCPF`)
+//! file's header, and `convert` moves a save between containers or to Godot 4; resources,
+//! scenes and ConfigFiles it hands to `resources.rs`.
 
 use crate::failure::Failure;
+use crate::input::{save_failure as failure, unwrap, KeyArgs};
 use clap::{Args, ValueEnum};
 use godot_bin::Dialect;
 use godot_bin_files::save::{
     self as file, Compression, Container, ConvertOptions, Key, Layout, Target,
 };
-use godot_bin_files::{ErrorKind, Position};
+use godot_bin_files::ErrorKind;
 use std::io::Write;
 use std::path::PathBuf;
-
-/// The key of an encrypted file, for the commands that read files.
-#[derive(Args, Default)]
-pub struct KeyArgs {
-    /// The password an encrypted file (GDEC) was written with (open_encrypted_with_pass).
-    #[arg(long, conflicts_with = "key")]
-    password: Option<String>,
-    /// The 32-byte key an encrypted file was written with (open_encrypted), as 64 hex
-    /// digits.
-    #[arg(long)]
-    key: Option<String>,
-}
-
-impl KeyArgs {
-    pub fn key(&self) -> Result<Option<Key>, Failure> {
-        match (&self.password, &self.key) {
-            (Some(p), _) => Ok(Some(Key::password(p))),
-            (None, Some(hex)) => Key::from_hex(hex.trim())
-                .map(Some)
-                .ok_or_else(|| Failure::msg("--key takes 64 hexadecimal digits (32 bytes)")),
-            (None, None) => Ok(None),
-        }
-    }
-}
-
-fn failure(e: godot_bin_files::Error) -> Failure {
-    let hint = match e.kind() {
-        ErrorKind::KeyRequired => ": give --password or --key",
-        ErrorKind::WrongKey => " (check --password / --key)",
-        _ => "",
-    };
-    // A value's own error: its kind, and its offset in the packet.
-    let (offset, message) = match e.kind() {
-        ErrorKind::Variant(inner) => (inner.offset(), inner.kind().to_string()),
-        kind => match e.position() {
-            Some(Position::Byte(at)) => (Some(at), kind.to_string()),
-            _ => (None, kind.to_string()),
-        },
-    };
-    Failure {
-        offset,
-        message: format!("{message}{hint}"),
-        hint: None,
-    }
-}
-
-/// The content and container of `data` if it is an encrypted or compressed file; `None`
-/// for anything else.
-pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, Container)>, Failure> {
-    match data.get(..4) {
-        Some(b"GDEC") => {
-            let key = keys
-                .key()?
-                .ok_or_else(|| failure(ErrorKind::KeyRequired.into()))?;
-            let content = file::decrypt(data, &key).map_err(failure)?;
-            let reader = file::Reader::with_key(data, &key, &godot_bin::Config::default())
-                .map_err(failure)?;
-            Ok(Some((content, reader.container().clone())))
-        }
-        Some(b"GCPF") => {
-            let content = file::decompress(data).map_err(failure)?;
-            let reader = file::Reader::new(data, &godot_bin::Config::default()).map_err(failure)?;
-            Ok(Some((content, reader.container().clone())))
-        }
-        _ => Ok(None),
-    }
-}
 
 /// Writes an annotated dump of a container's header to `out`; the content's frames are
 /// explained after it by the caller.

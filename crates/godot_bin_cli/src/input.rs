@@ -1,14 +1,85 @@
-//! What `dump`, `explain`, `get` and `set` read: a file's bytes, a save's content and
-//! container, the dialect to read it in, and its packets (bare, framed as `store_var`
+//! What `dump`, `explain`, `get` and `set` read: a file's bytes, the key of an encrypted
+//! one, a save's content and container, the dialect to read it in, and its packets (bare, framed as `store_var`
 //! writes them, or rows of a `.tsv`), with the checks that tell them apart.
 
 use crate::failure::Failure;
-use crate::files;
 use clap::Args;
 use godot_bin::{Config, Dialect, Variant};
-use godot_bin_files::save::{Container, Layout};
+use godot_bin_files::save::{self as file, Container, Key, Layout};
+use godot_bin_files::{ErrorKind, Position};
 use std::io::{self, Read};
 use std::path::Path;
+
+/// The key of an encrypted file, for the commands that read files.
+#[derive(Args, Default)]
+pub struct KeyArgs {
+    /// The password an encrypted file (GDEC) was written with (open_encrypted_with_pass).
+    #[arg(long, conflicts_with = "key")]
+    password: Option<String>,
+    /// The 32-byte key an encrypted file was written with (open_encrypted), as 64 hex
+    /// digits.
+    #[arg(long)]
+    key: Option<String>,
+}
+
+impl KeyArgs {
+    /// The key given, if any.
+    pub fn key(&self) -> Result<Option<Key>, Failure> {
+        match (&self.password, &self.key) {
+            (Some(p), _) => Ok(Some(Key::password(p))),
+            (None, Some(hex)) => Key::from_hex(hex.trim())
+                .map(Some)
+                .ok_or_else(|| Failure::msg("--key takes 64 hexadecimal digits (32 bytes)")),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+/// A save file's error as the CLI says it: a value's own error at its offset in the
+/// packet, and what to give for a key.
+pub(crate) fn save_failure(e: godot_bin_files::Error) -> Failure {
+    let hint = match e.kind() {
+        ErrorKind::KeyRequired => ": give --password or --key",
+        ErrorKind::WrongKey => " (check --password / --key)",
+        _ => "",
+    };
+    // A value's own error: its kind, and its offset in the packet.
+    let (offset, message) = match e.kind() {
+        ErrorKind::Variant(inner) => (inner.offset(), inner.kind().to_string()),
+        kind => match e.position() {
+            Some(Position::Byte(at)) => (Some(at), kind.to_string()),
+            _ => (None, kind.to_string()),
+        },
+    };
+    Failure {
+        offset,
+        message: format!("{message}{hint}"),
+        hint: None,
+    }
+}
+
+/// The content and container of `data` if it is an encrypted or compressed file; `None`
+/// for anything else.
+pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, Container)>, Failure> {
+    match data.get(..4) {
+        Some(b"GDEC") => {
+            let key = keys
+                .key()?
+                .ok_or_else(|| save_failure(ErrorKind::KeyRequired.into()))?;
+            let content = file::decrypt(data, &key).map_err(save_failure)?;
+            let reader = file::Reader::with_key(data, &key, &godot_bin::Config::default())
+                .map_err(save_failure)?;
+            Ok(Some((content, reader.container().clone())))
+        }
+        Some(b"GCPF") => {
+            let content = file::decompress(data).map_err(save_failure)?;
+            let reader =
+                file::Reader::new(data, &godot_bin::Config::default()).map_err(save_failure)?;
+            Ok(Some((content, reader.container().clone())))
+        }
+        _ => Ok(None),
+    }
+}
 
 /// How the packets are written: for dump, encode and explain.
 #[derive(Args)]
@@ -41,7 +112,7 @@ pub(crate) struct Input {
 /// Reads `path`, opens a save, and settles the dialect (see [`input_of`]).
 pub(crate) fn open_input(
     packets: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     path: &Path,
 ) -> Result<Input, Failure> {
     input_of(packets, keys, read_input(path)?)
@@ -51,10 +122,10 @@ pub(crate) fn open_input(
 /// save in Godot 3's encrypted layout (no Godot 4 engine writes it), else Godot 4.
 pub(crate) fn input_of(
     packets: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     file: Vec<u8>,
 ) -> Result<Input, Failure> {
-    let save = files::unwrap(keys, &file)?;
+    let save = unwrap(keys, &file)?;
     let godot3_layout = matches!(
         save,
         Some((

@@ -109,7 +109,7 @@ enum Command {
         #[command(flatten)]
         packets: PacketArgs,
         #[command(flatten)]
-        keys: files::KeyArgs,
+        keys: KeyArgs,
     },
     /// Read GDScript text (str_to_var) or JSON on standard input; write the packets to
     /// standard output (or to FILE with -o), one per value. Binary is never written to a
@@ -137,7 +137,7 @@ enum Command {
         #[command(flatten)]
         packets: PacketArgs,
         #[command(flatten)]
-        keys: files::KeyArgs,
+        keys: KeyArgs,
     },
     /// Convert a save, resource, scene or ConfigFile between its forms, or (--godot4) a
     /// Godot 3 one to Godot 4, and list on stderr anything that does not carry over.
@@ -211,7 +211,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
 
 fn dump(
     packets_args: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     path: &Path,
     json: bool,
     out: &mut impl Write,
@@ -432,7 +432,7 @@ fn encode(
 
 fn explain(
     packets_args: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     path: &Path,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
