@@ -1,80 +1,17 @@
-//! Save files in the CLI: `dump` and `explain` open encrypted (`GDEC`) and compressed
-//! (`GCPF`) files by their magic, and `convert` moves a Godot 3 save to Godot 4.
+//! Save files in the CLI: `explain` shows an encrypted (`GDEC`) or compressed (`GCPF`)
+//! file's header, and `convert` moves a save between containers or to Godot 4; resources,
+//! scenes and ConfigFiles it hands to `resources.rs`.
 
 use crate::failure::Failure;
+use crate::input::{save_failure as failure, unwrap, KeyArgs};
 use clap::{Args, ValueEnum};
 use godot_bin::Dialect;
-use godot_bin_files::save::{self as file, Compression, Container, ConvertOptions, Key, Target};
-use godot_bin_files::{ErrorKind, Position};
+use godot_bin_files::save::{
+    self as file, Compression, Container, ConvertOptions, Key, Layout, Target,
+};
+use godot_bin_files::ErrorKind;
 use std::io::Write;
 use std::path::PathBuf;
-
-/// The key of an encrypted file, for the commands that read files.
-#[derive(Args, Default)]
-pub struct KeyArgs {
-    /// The password an encrypted file (GDEC) was written with (open_encrypted_with_pass).
-    #[arg(long, conflicts_with = "key")]
-    password: Option<String>,
-    /// The 32-byte key an encrypted file was written with (open_encrypted), as 64 hex
-    /// digits.
-    #[arg(long)]
-    key: Option<String>,
-}
-
-impl KeyArgs {
-    pub fn key(&self) -> Result<Option<Key>, Failure> {
-        match (&self.password, &self.key) {
-            (Some(p), _) => Ok(Some(Key::password(p))),
-            (None, Some(hex)) => Key::from_hex(hex.trim())
-                .map(Some)
-                .ok_or_else(|| Failure::msg("--key takes 64 hexadecimal digits (32 bytes)")),
-            (None, None) => Ok(None),
-        }
-    }
-}
-
-fn failure(e: godot_bin_files::Error) -> Failure {
-    let hint = match e.kind() {
-        ErrorKind::KeyRequired => ": give --password or --key",
-        ErrorKind::WrongKey => " (check --password / --key)",
-        _ => "",
-    };
-    // A value's own error: its kind, and its offset in the packet.
-    let (offset, message) = match e.kind() {
-        ErrorKind::Variant(inner) => (inner.offset(), inner.kind().to_string()),
-        kind => match e.position() {
-            Some(Position::Byte(at)) => (Some(at), kind.to_string()),
-            _ => (None, kind.to_string()),
-        },
-    };
-    Failure {
-        offset,
-        message: format!("{message}{hint}"),
-        hint: None,
-    }
-}
-
-/// The content and container of `data` if it is an encrypted or compressed file; `None`
-/// for anything else.
-pub fn unwrap(keys: &KeyArgs, data: &[u8]) -> Result<Option<(Vec<u8>, Container)>, Failure> {
-    match data.get(..4) {
-        Some(b"GDEC") => {
-            let key = keys
-                .key()?
-                .ok_or_else(|| failure(ErrorKind::KeyRequired.into()))?;
-            let content = file::decrypt(data, &key).map_err(failure)?;
-            let reader = file::Reader::with_key(data, &key, &godot_bin::Config::default())
-                .map_err(failure)?;
-            Ok(Some((content, reader.container().clone())))
-        }
-        Some(b"GCPF") => {
-            let content = file::decompress(data).map_err(failure)?;
-            let reader = file::Reader::new(data, &godot_bin::Config::default()).map_err(failure)?;
-            Ok(Some((content, reader.container().clone())))
-        }
-        _ => Ok(None),
-    }
-}
 
 /// Writes an annotated dump of a container's header to `out`; the content's frames are
 /// explained after it by the caller.
@@ -142,12 +79,15 @@ pub fn explain_header(data: &[u8], what: &str, out: &mut impl Write) -> Result<(
 /// `godot-bin convert`.
 #[derive(Args)]
 pub struct ConvertArgs {
-    /// The Godot 3 save: plain, encrypted (with --password / --key) or compressed.
+    /// The file: a save (plain, encrypted with --password / --key, or compressed), a
+    /// resource, a scene or a ConfigFile.
     input: PathBuf,
-    /// Where to write the Godot 4 save (written only if the conversion succeeds).
+    /// Where to write it (written only if the conversion succeeds).
     output: PathBuf,
     /// What to write: like the input (the default; an encrypted save keeps its key, with
-    /// Godot 4's layout), plain, encrypted, or compressed in one of the modes.
+    /// Godot 4's layout; a compressed .res/.scn its mode), plain, encrypted (saves and
+    /// ConfigFiles), or compressed in one of the modes (saves, and .res/.scn as RSCC).
+    /// A --to that does not apply to the output is refused.
     #[arg(long, value_enum, default_value_t = ToArg::Same)]
     to: ToArg,
     /// The password to encrypt the output with (default: the input's).
@@ -156,11 +96,17 @@ pub struct ConvertArgs {
     /// The key to encrypt the output with, as 64 hex digits (default: the input's).
     #[arg(long)]
     new_key: Option<String>,
-    /// Refuse to write anything when some value has no exact Godot 4 counterpart.
+    /// Refuse to write anything when something does not carry over exactly (each is
+    /// listed on stderr either way).
     #[arg(long)]
     strict: bool,
-    /// Resources and scenes: keep a Godot 3 file's engine (by default it becomes Godot 4).
+    /// Upgrade a Godot 3 save, resource or scene to Godot 4. Without it a file keeps its
+    /// engine: a save's content is copied byte for byte into the container --to asks for.
     #[arg(long)]
+    godot4: bool,
+    /// Keep a Godot 3 file's engine: what convert does without --godot4 (kept for scripts
+    /// written when upgrading was the default).
+    #[arg(long, hide = true, conflicts_with = "godot4")]
     same_engine: bool,
     #[command(flatten)]
     keys: KeyArgs,
@@ -191,15 +137,27 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
     let data = std::fs::read(&args.input)
         .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
     if let Some(doc) = crate::resources::open(&args.input, &data, key.clone())? {
-        return crate::resources::convert(
-            doc,
-            &args.output,
+        use crate::resources::To;
+        let to = match args.to {
+            ToArg::Same => To::Same,
+            ToArg::Plain => To::Plain,
+            ToArg::Encrypted => To::Encrypted,
+            ToArg::Fastlz => To::Compressed(Compression::FastLz),
+            ToArg::Deflate => To::Compressed(Compression::Deflate),
+            ToArg::Zstd => To::Compressed(Compression::Zstd),
+            ToArg::Gzip => To::Compressed(Compression::Gzip),
+        };
+        let options = crate::resources::ConvertOptions {
             key,
             new_key,
-            args.same_engine,
-            args.strict,
-            out,
-        );
+            to,
+            godot4: args.godot4,
+            strict: args.strict,
+        };
+        return crate::resources::convert(doc, &args.output, options, out);
+    }
+    if !args.godot4 {
+        return recontainer(args, &data, key, new_key, out);
     }
     let target = match args.to {
         ToArg::Same if new_key.is_some() => Target::Encrypted(new_key.clone().unwrap()),
@@ -237,9 +195,7 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
             _ => writeln!(out, "  {n:>6} x {ty}")?,
         }
     }
-    for issue in &done.issues {
-        writeln!(out, "issue:   {issue}")?;
-    }
+    crate::resources::report(&done.issues);
     if args.strict && !done.issues.is_empty() {
         return Err(Failure::msg(format!(
             "{} value(s) have no exact Godot 4 counterpart; nothing written (--strict)",
@@ -254,6 +210,96 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         args.output.display(),
         done.output,
         written.len()
+    )?;
+    Ok(())
+}
+
+/// `convert` of a save without `--godot4`: its content (the `store_var` frames) byte for
+/// byte, in the container `--to` asks for; the engine stays the one that wrote it.
+fn recontainer(
+    args: &ConvertArgs,
+    data: &[u8],
+    key: Option<Key>,
+    new_key: Option<Key>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let (content, container) = match unwrap(&args.keys, data)? {
+        Some((content, container)) => (content, container),
+        None => (data.to_vec(), Container::Plain),
+    };
+    writeln!(out, "read:    {container}")?;
+    let read_layout = match &container {
+        Container::Encrypted { layout, .. } => Some(*layout),
+        _ => None,
+    };
+    // The engine, for a layout: the one the input's layout is, else the one whose packets
+    // the content holds.
+    let engine = || -> Result<Dialect, Failure> {
+        if let Some(layout) = &read_layout {
+            return Ok(match layout {
+                Layout::Godot3 => Dialect::Godot3,
+                _ => Dialect::Godot4,
+            });
+        }
+        let clean = |d: Dialect| {
+            crate::input::split_frames(&content, false)
+                .is_ok_and(|list| crate::input::packets_clean(d, &list))
+        };
+        match (clean(Dialect::Godot4), clean(Dialect::Godot3)) {
+            (true, false) => Ok(Dialect::Godot4),
+            (false, true) => Ok(Dialect::Godot3),
+            _ => Err(Failure::msg(
+                "which engine's encrypted layout to write is not clear from the content: \
+                 the values read as both Godot 3's and Godot 4's, or as neither; give \
+                 --godot4 to write a Godot 4 save",
+            )),
+        }
+    };
+    let encrypt = |k: &Key| -> Result<(Vec<u8>, String), Failure> {
+        let engine = engine()?;
+        let bytes = file::encrypt(&content, k, engine).map_err(failure)?;
+        Ok((bytes, format!("encrypted (GDEC, {engine}'s layout)")))
+    };
+    let compress = |c: Compression| -> Result<(Vec<u8>, String), Failure> {
+        let bytes = file::compress(&content, c).map_err(failure)?;
+        Ok((bytes, format!("compressed (GCPF, {c})")))
+    };
+    let (bytes, written) = match (args.to, &container, new_key) {
+        (ToArg::Same, Container::Encrypted { .. }, new_key) => {
+            let k = new_key
+                .or(key)
+                .ok_or_else(|| failure(ErrorKind::KeyRequired.into()))?;
+            encrypt(&k)?
+        }
+        (ToArg::Same, _, Some(k)) => encrypt(&k)?,
+        (ToArg::Same, Container::Compressed { compression, .. }, None) => compress(*compression)?,
+        (ToArg::Same | ToArg::Plain, _, _) => (content.clone(), "plain".to_owned()),
+        (ToArg::Encrypted, _, new_key) => {
+            let k = new_key.or(key).ok_or_else(|| {
+                Failure::msg(
+                    "--to encrypted needs --new-password or --new-key (or an encrypted input's key)",
+                )
+            })?;
+            encrypt(&k)?
+        }
+        (ToArg::Fastlz, _, _) => compress(Compression::FastLz)?,
+        (ToArg::Deflate, _, _) => compress(Compression::Deflate)?,
+        (ToArg::Zstd, _, _) => compress(Compression::Zstd)?,
+        (ToArg::Gzip, _, _) => compress(Compression::Gzip)?,
+    };
+    writeln!(
+        out,
+        "kept:    the content, {} bytes, byte for byte (its engine too: --godot4 converts a \
+         Godot 3 save to Godot 4)",
+        content.len()
+    )?;
+    std::fs::write(&args.output, &bytes)
+        .map_err(|e| Failure::msg(format!("{}: {e}", args.output.display())))?;
+    writeln!(
+        out,
+        "wrote:   {}: {written}, {} bytes",
+        args.output.display(),
+        bytes.len()
     )?;
     Ok(())
 }

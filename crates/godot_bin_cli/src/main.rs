@@ -1,4 +1,5 @@
-//! `godot-bin`: look inside Godot Variant packets, and make them, from the command line.
+//! `godot-bin`: look inside, convert and edit what the Godot engine writes — Variant
+//! packets, saves, resources, scenes and ConfigFiles — from the command line.
 //!
 //! ```text
 //! godot-bin dump FILE [--json] [PACKET OPTIONS] [--password P | --key HEX]
@@ -7,9 +8,14 @@
 //!     read GDScript text (or JSON) on stdin, write packets to stdout
 //! godot-bin explain FILE [PACKET OPTIONS] [--password P | --key HEX]
 //!     annotated hex dump: every header and field with its offset
-//! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...]
-//!     a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save; a resource,
-//!     scene or ConfigFile between its forms (text, binary, encrypted) by NEW's extension
+//! godot-bin convert OLD NEW [--password P | --key HEX] [--to ...] [--godot4] [--strict]
+//!     a save between containers (plain, encrypted, compressed); a resource, scene or
+//!     ConfigFile between its forms (text, binary, encrypted) by NEW's extension; with
+//!     --godot4 a Godot 3 file into a Godot 4 one
+//! godot-bin get FILE WHERE [--json] [--password P | --key HEX] [PACKET OPTIONS]
+//!     one value of a scene, resource, ConfigFile or save (see `get --help` for WHERE)
+//! godot-bin set FILE WHERE VALUE [--json] [-o OUT] [--password P | --key HEX] [PACKET OPTIONS]
+//!     change one value: a text file by one line, a binary file or a save in its own form
 //!
 //! PACKET OPTIONS: --dialect godot4|godot3|godot2|pandemonium|pandemonium37|pandemonium5,
 //!                 --framed [--big-endian]
@@ -17,7 +23,8 @@
 //!
 //! FILE is a file written by `var_to_bytes` / `var2bytes` (one bare packet, or several
 //! back to back), by `FileAccess.store_var` / `StreamPeer.put_var` (with `--framed`: a
-//! 4-byte length before each packet), an encrypted or compressed save (`GDEC`, `GCPF`:
+//! 4-byte length before each packet; `dump` and `explain` find them without it when the bytes are
+//! frames and not bare packets), an encrypted or compressed save (`GDEC`, `GCPF`:
 //! its `store_var` frames), or a `.tsv` of hex packets (`name<TAB>hex...` per line, `#`
 //! comments), such as the crate's golden files. `-` reads standard input.
 //!
@@ -32,22 +39,36 @@
 //!
 //! The JSON mapping is described in `godot-bin dump --help`.
 
+mod edit;
 mod explain;
 mod failure;
 mod files;
+mod input;
 mod json;
 mod resources;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use failure::Failure;
-use godot_bin::{Config, Dialect, Variant};
-use godot_bin_files::save::{Container, Layout};
+use godot_bin::{Config, Variant};
+use input::*;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// What `--help` says after the commands: how the dialect is chosen.
-const DIALECT_HELP: &str = "The dialect is --dialect's; without it, godot4, except that an \
+/// What `--help` says after the commands: every form the tool reads, and how the dialect
+/// is chosen.
+const DIALECT_HELP: &str = "Files it reads (by extension, magic or content):
+  packets     var_to_bytes / var2bytes output; store_var / put_var frames; .tsv of hex packets
+  saves       store_var files: plain, encrypted (GDEC: open_encrypted[_with_pass], with
+              --password or --key) or compressed (GCPF: FastLZ, Deflate, Zstd, gzip, Brotli)
+  resources   .tres (text), .res (binary, RSRC; compressed RSCC)
+  scenes      .tscn (text), .scn (binary, RSRC; compressed RSCC)
+  ConfigFiles .cfg (override.cfg, export_presets.cfg, plugin.cfg), project.godot, .import,
+              .remap, .gdextension, .gdnlib, any text that reads as one; plain or encrypted
+              (save_encrypted_pass: GDEC, with --password or --key)
+Godot 4 and Godot 3 (and Godot 2 and Pandemonium packets) throughout.
+
+The dialect is --dialect's; without it, godot4, except that an \
 encrypted save in Godot 3's layout (which no Godot 4 engine writes) is read as godot3. When \
 the input does not decode cleanly in that dialect (a value fails, or bytes are left after a \
 value), dump and explain fail with exit status 1 and name the dialects in which the whole \
@@ -57,28 +78,12 @@ input decodes cleanly (\"hint: ... it does with --dialect godot3\"); they never 
 #[command(
     name = "godot-bin",
     version,
-    about = "Inspect and build Godot Variant packets (var_to_bytes, store_var, put_var)",
+    about = "Inspect, convert and edit Godot's packets, saves, resources, scenes and ConfigFiles",
     after_help = DIALECT_HELP
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// How the packets are written: for dump, encode and explain.
-#[derive(Args)]
-struct PacketArgs {
-    /// Whose wire format the packets use: godot4, godot3, godot2, pandemonium (3.8 to
-    /// 4.x), pandemonium37 (3.5 to 3.7) or pandemonium5 (case-insensitive). Default:
-    /// godot4, or godot3 for an encrypted save in Godot 3's layout.
-    #[arg(long)]
-    dialect: Option<Dialect>,
-    /// Every packet has a 4-byte length prefix (FileAccess.store_var, StreamPeer.put_var).
-    #[arg(long)]
-    framed: bool,
-    /// With --framed: the length prefixes are big-endian (the `big_endian` property).
-    #[arg(long, requires = "framed")]
-    big_endian: bool,
 }
 
 #[derive(Subcommand)]
@@ -90,9 +95,10 @@ enum Command {
     ///
     /// When FILE does not decode cleanly in the dialect, dump fails (exit status 1) and
     /// names the dialects that decode all of it cleanly; it then prints no value.
-    /// A resource, scene or ConfigFile (.tres .tscn .res .scn .cfg project.godot, or an
-    /// encrypted ConfigFile with --password) prints as its text (a binary one as the text
-    /// it converts to), or as one JSON document.
+    /// A resource, scene or ConfigFile (.tres .tscn .res .scn; ConfigFiles by name:
+    /// .cfg .import .remap .gdextension .gdnlib project.godot, or by content; an encrypted
+    /// ConfigFile with --password) prints as its text (a binary one as the text it
+    /// converts to), or as one JSON document.
     #[command(after_long_help = json::MAPPING_HELP)]
     Dump {
         /// A packet file, a save, or a .tsv of hex packets; `-` for standard input.
@@ -103,7 +109,7 @@ enum Command {
         #[command(flatten)]
         packets: PacketArgs,
         #[command(flatten)]
-        keys: files::KeyArgs,
+        keys: KeyArgs,
     },
     /// Read GDScript text (str_to_var) or JSON on standard input; write the packets to
     /// standard output (or to FILE with -o), one per value. Binary is never written to a
@@ -131,16 +137,27 @@ enum Command {
         #[command(flatten)]
         packets: PacketArgs,
         #[command(flatten)]
-        keys: files::KeyArgs,
+        keys: KeyArgs,
     },
-    /// Convert a Godot 3 save (plain, encrypted or compressed) into a Godot 4 save, and
-    /// report what was converted and anything without a Godot 4 counterpart.
+    /// Convert a save, resource, scene or ConfigFile between its forms, or (--godot4) a
+    /// Godot 3 one to Godot 4, and list on stderr anything that does not carry over.
     ///
-    /// The input is read as Godot 3 and the output written as Godot 4, so there is no
-    /// --dialect. A save that is already Godot 4's is refused, and the error says so.
-    /// Or convert a resource, scene or ConfigFile between its forms (see below).
+    /// A file keeps its engine unless --godot4 asks for the upgrade. A save's content (its
+    /// store_var frames) is then copied byte for byte into the container --to asks for;
+    /// with --godot4 it is read as Godot 3 and written as Godot 4, with what was converted
+    /// (a save that is already Godot 4's is refused, and the error says so). Resources,
+    /// scenes and ConfigFiles: see below.
     #[command(after_long_help = resources::CONVERT_HELP)]
     Convert(files::ConvertArgs),
+    /// Print one value of a scene, resource, ConfigFile or save, in the engine's text form
+    /// (as the file writes it) or as JSON.
+    #[command(after_long_help = edit::WHERE_HELP)]
+    Get(edit::GetArgs),
+    /// Change one value of a scene, resource, ConfigFile or save: a text file by that one
+    /// line, a binary file or a save written again in the form it was read in. stderr
+    /// says what changed.
+    #[command(after_long_help = edit::WHERE_HELP)]
+    Set(edit::SetArgs),
 }
 
 fn main() -> ExitCode {
@@ -184,207 +201,17 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             keys,
         } => explain(packets, keys, file, &mut out),
         Command::Convert(args) => files::convert(args, &mut out),
+        Command::Get(args) => edit::get(args, &mut out),
+        Command::Set(args) => edit::set(args),
     };
     // What was printed before a failure stays useful: flush it first.
     out.flush()?;
     result
 }
 
-/// The input of `dump` and `explain`: the file's bytes, a save's content and container,
-/// the dialect to read it in, and whether it is framed.
-struct Input {
-    file: Vec<u8>,
-    /// A save's (`GDEC`, `GCPF`) content and container.
-    save: Option<(Vec<u8>, Container)>,
-    dialect: Dialect,
-    framed: bool,
-}
-
-/// Reads `path`, opens a save, and settles the dialect (see [`input_of`]).
-fn open_input(packets: &PacketArgs, keys: &files::KeyArgs, path: &Path) -> Result<Input, Failure> {
-    input_of(packets, keys, read_input(path)?)
-}
-
-/// Opens a save in `file`, and settles the dialect: `--dialect`'s, else Godot 3 for a
-/// save in Godot 3's encrypted layout (no Godot 4 engine writes it), else Godot 4.
-fn input_of(packets: &PacketArgs, keys: &files::KeyArgs, file: Vec<u8>) -> Result<Input, Failure> {
-    let save = files::unwrap(keys, &file)?;
-    let godot3_layout = matches!(
-        save,
-        Some((
-            _,
-            Container::Encrypted {
-                layout: Layout::Godot3,
-                ..
-            }
-        ))
-    );
-    let dialect = match packets.dialect {
-        Some(d) => d,
-        None if godot3_layout => Dialect::Godot3,
-        None => Dialect::Godot4,
-    };
-    // A save holds store_var frames.
-    let framed = packets.framed || save.is_some();
-    Ok(Input {
-        file,
-        save,
-        dialect,
-        framed,
-    })
-}
-
-impl Input {
-    /// The bytes to decode: the file's, or a save's content.
-    fn data(&self) -> &[u8] {
-        match &self.save {
-            Some((content, _)) => content,
-            None => &self.file,
-        }
-    }
-
-    /// What the save was, and the dialect when the container chose it.
-    fn describe(&self, packets: &PacketArgs) -> Option<String> {
-        let (_, container) = self.save.as_ref()?;
-        Some(
-            if packets.dialect.is_none() && self.dialect == Dialect::Godot3 {
-                format!(
-                    "{container}; read as Godot 3, the engine of that layout (--dialect to choose \
-                 another)"
-                )
-            } else {
-                container.to_string()
-            },
-        )
-    }
-}
-
-fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::stdin().read_to_end(&mut buf)?;
-        Ok(buf)
-    } else {
-        std::fs::read(path).map_err(|e| Failure::msg(format!("{}: {e}", path.display())))
-    }
-}
-
-/// One packet of the input: a name for `.tsv` rows, its bytes and where they start.
-struct Packet<'a> {
-    name: Option<&'a str>,
-    bytes: &'a [u8],
-    offset: usize,
-}
-
-/// The input split into packets, or `None` when packets lie back to back with no framing
-/// (their extents are only known by decoding them).
-fn packets<'a>(
-    big_endian: bool,
-    framed: bool,
-    path: &Path,
-    data: &'a [u8],
-    tsv: &'a [(String, Vec<u8>)],
-) -> Result<Option<Vec<Packet<'a>>>, Failure> {
-    if is_tsv(path) {
-        return Ok(Some(
-            tsv.iter()
-                .map(|(name, bytes)| Packet {
-                    name: Some(name),
-                    bytes,
-                    offset: 0,
-                })
-                .collect(),
-        ));
-    }
-    if !framed {
-        return Ok(None);
-    }
-    split_frames(data, big_endian).map(Some)
-}
-
-/// `data` cut into its length-prefixed frames (what store_var and put_var write), or where
-/// and why a prefix does not fit.
-fn split_frames(data: &[u8], big_endian: bool) -> Result<Vec<Packet<'_>>, Failure> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < data.len() {
-        let Some(prefix) = data.get(pos..pos + 4) else {
-            return Err(Failure::at(
-                pos,
-                format!("a length prefix needs 4 bytes, {} left", data.len() - pos),
-            ));
-        };
-        let prefix = [prefix[0], prefix[1], prefix[2], prefix[3]];
-        let len = if big_endian {
-            u32::from_be_bytes(prefix)
-        } else {
-            u32::from_le_bytes(prefix)
-        } as usize;
-        let start = pos + 4;
-        if len > data.len() - start {
-            return Err(Failure::at(
-                pos,
-                format!(
-                    "frame length {len} but only {} bytes follow",
-                    data.len() - start
-                ),
-            ));
-        }
-        out.push(Packet {
-            name: None,
-            bytes: &data[start..start + len],
-            offset: start,
-        });
-        pos = start + len;
-    }
-    Ok(out)
-}
-
-fn is_tsv(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("tsv"))
-}
-
-/// `name<TAB>hex[<TAB>...]` lines; `#` lines and blank lines are skipped.
-fn read_tsv(data: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Failure> {
-    let text = std::str::from_utf8(data)
-        .map_err(|e| Failure::msg(format!("the .tsv is not UTF-8: {e}")))?;
-    let mut rows = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut cols = line.split('\t');
-        let name = cols.next().unwrap_or_default();
-        let hex = cols.next().unwrap_or_default().trim();
-        let bytes = unhex(hex).ok_or_else(|| {
-            Failure::msg(format!(
-                "line {}: {name}: the second column is not hex",
-                n + 1
-            ))
-        })?;
-        rows.push((name.to_owned(), bytes));
-    }
-    Ok(rows)
-}
-
-fn unhex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
-        .collect()
-}
-
-fn config(dialect: Dialect) -> Config {
-    Config::new(dialect).allow_objects(true)
-}
-
 fn dump(
     packets_args: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     path: &Path,
     json: bool,
     out: &mut impl Write,
@@ -422,10 +249,22 @@ fn dump(
             }
         }
     };
+    // store_var output given without --framed reads as frames (issue 39 #4), unless it
+    // reads as well as bare packets: then it is read bare, and the note says how else.
+    let (framed, big_endian) = if tsv {
+        (input.framed, packets_args.big_endian)
+    } else {
+        let (framed, big_endian, note) =
+            framing(data, dialect, input.framed, packets_args.big_endian);
+        if let Some(note) = note {
+            eprintln!("godot-bin: note: {note}");
+        }
+        (framed, big_endian)
+    };
     // Every value is decoded before any is printed: when the input does not decode
     // cleanly and another dialect reads it, none of them is worth printing.
     let mut values: Vec<(Option<&str>, Variant)> = Vec::new();
-    let failure = match packets(packets_args.big_endian, input.framed, path, data, &rows)? {
+    let failure = match packets(big_endian, framed, path, data, &rows)? {
         Some(list) => {
             let mut failure = None;
             for p in &list {
@@ -444,24 +283,7 @@ fn dump(
             failure.map(|f| f.with_hint(dialect_hint(dialect, |d| packets_clean(d, &list))))
         }
         None => {
-            // Bare packets back to back (one, for var_to_bytes output), unless the input
-            // is store_var output given without --framed.
-            if let Some(frames) = frames_in(data, dialect) {
-                if !plausible_bare(dialect, data) {
-                    return Err(Failure::msg(format!(
-                        "{}: this is not a bare packet but FileAccess.store_var / \
-                         StreamPeer.put_var output: {}",
-                        path.display(),
-                        frames.describe()
-                    ))
-                    .with_hint(Some(frames.advice())));
-                }
-                eprintln!(
-                    "godot-bin: note: the input also reads as {}; if it is, {}",
-                    frames.describe(),
-                    frames.advice()
-                );
-            }
+            // Bare packets back to back (one, for var_to_bytes output).
             let mut rest = data;
             let mut failure = None;
             while !rest.is_empty() {
@@ -522,112 +344,6 @@ fn tsv_escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// Whether `data` decodes in `dialect` as bare packets back to back, to its last byte.
-fn bare_clean(dialect: Dialect, data: &[u8]) -> bool {
-    let cfg = config(dialect);
-    let mut rest = data;
-    while !rest.is_empty() {
-        match cfg.take_from_slice::<Variant>(rest) {
-            Ok((_, tail)) => rest = tail,
-            Err(_) => return false,
-        }
-    }
-    true
-}
-
-/// Whether `data` decodes cleanly as bare packets ([`bare_clean`]) none of which is a NIL
-/// header with flag bits set: no engine writes one, but a big-endian length prefix below
-/// 16 MiB reads as one.
-fn plausible_bare(dialect: Dialect, data: &[u8]) -> bool {
-    let cfg = config(dialect);
-    let mut rest = data;
-    while let Some(header) = rest.get(..4) {
-        let word = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
-        if word & 0xFF == 0 && word != 0 {
-            return false;
-        }
-        match cfg.take_from_slice::<Variant>(rest) {
-            Ok((_, tail)) => rest = tail,
-            Err(_) => return false,
-        }
-    }
-    rest.is_empty()
-}
-
-/// Whether every packet decodes in `dialect`, each to its last byte.
-fn packets_clean(dialect: Dialect, packets: &[Packet<'_>]) -> bool {
-    let cfg = config(dialect);
-    packets
-        .iter()
-        .all(|p| cfg.from_slice::<Variant>(p.bytes).is_ok())
-}
-
-/// When the input does not decode cleanly in `chosen`: the other dialects it does decode
-/// cleanly in, as a hint.
-fn dialect_hint(chosen: Dialect, clean: impl Fn(Dialect) -> bool) -> Option<String> {
-    let others: Vec<String> = Dialect::ALL
-        .into_iter()
-        .filter(|&d| d != chosen && clean(d))
-        .map(|d| format!("--dialect {}", d.id()))
-        .collect();
-    if others.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "the input does not decode cleanly as {chosen}, but it does with {}",
-        others.join(" or ")
-    ))
-}
-
-/// Length-prefixed frames found in input given without `--framed`.
-struct FoundFrames {
-    count: usize,
-    big_endian: bool,
-}
-
-impl FoundFrames {
-    fn describe(&self) -> String {
-        let order = if self.big_endian {
-            "big-endian"
-        } else {
-            "little-endian"
-        };
-        let frames = if self.count == 1 { "frame" } else { "frames" };
-        format!(
-            "{} {frames}, each a 4-byte {order} length then a packet",
-            self.count
-        )
-    }
-
-    fn advice(&self) -> String {
-        if self.big_endian {
-            "use --framed --big-endian".to_owned()
-        } else {
-            "use --framed".to_owned()
-        }
-    }
-}
-
-/// Whether `data` is a sequence of length-prefixed frames (what store_var and put_var
-/// write) whose packets, each at least one header long, decode to their last byte in
-/// `dialect` or in another dialect; little-endian prefixes are tried first.
-fn frames_in(data: &[u8], dialect: Dialect) -> Option<FoundFrames> {
-    [false, true].into_iter().find_map(|big_endian| {
-        let packets = split_frames(data, big_endian).ok()?;
-        if packets.iter().any(|p| p.bytes.len() < 4) {
-            return None;
-        }
-        let decodes = packets_clean(dialect, &packets)
-            || Dialect::ALL
-                .into_iter()
-                .any(|d| d != dialect && packets_clean(d, &packets));
-        (!packets.is_empty() && decodes).then_some(FoundFrames {
-            count: packets.len(),
-            big_endian,
-        })
-    })
 }
 
 fn decode_failure(e: &godot_bin::Error, base: usize, name: Option<&str>) -> Failure {
@@ -716,7 +432,7 @@ fn encode(
 
 fn explain(
     packets_args: &PacketArgs,
-    keys: &files::KeyArgs,
+    keys: &KeyArgs,
     path: &Path,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
@@ -730,7 +446,18 @@ fn explain(
     } else {
         Vec::new()
     };
-    match packets(packets_args.big_endian, input.framed, path, data, &tsv)? {
+    // store_var output given without --framed is explained as frames, as dump reads it.
+    let (framed, big_endian) = if is_tsv(path) {
+        (input.framed, packets_args.big_endian)
+    } else {
+        let (framed, big_endian, note) =
+            framing(data, dialect, input.framed, packets_args.big_endian);
+        if let Some(note) = note {
+            eprintln!("godot-bin: note: {note}");
+        }
+        (framed, big_endian)
+    };
+    match packets(big_endian, framed, path, data, &tsv)? {
         Some(list) => {
             let hint = || dialect_hint(dialect, |d| packets_clean(d, &list));
             // The first packet with bytes after its value: the walk goes on, and fails at

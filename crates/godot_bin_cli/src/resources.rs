@@ -1,9 +1,9 @@
 //! Resources, scenes and ConfigFiles in the CLI: `dump` shows them (their text form, or
 //! JSON), `convert` moves them between forms by the output's extension.
 //!
-//! Which files: by extension (`.tres`, `.tscn`, `.res`, `.scn`, `.cfg`, `project.godot`,
-//! `override.cfg`...), by magic (`RSRC`, `RSCC`), by first line (`[gd_resource`,
-//! `[gd_scene`), and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
+//! Which files: by extension (`.tres`, `.tscn`, `.res`, `.scn`, and the ConfigFiles'
+//! [`CONFIG_EXTENSIONS`]), by magic (`RSRC`, `RSCC`), by first line (`[gd_resource`,
+//! `[gd_scene`), text that reads as a ConfigFile whatever its name, and, for an encrypted file (`GDEC`) read with `--password` or `--key`, by
 //! its content: a ConfigFile written by `save_encrypted_pass`, whatever its extension.
 
 use crate::failure::Failure;
@@ -12,7 +12,7 @@ use godot_bin::Variant;
 use godot_bin_files::resource::{
     BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,
 };
-use godot_bin_files::save::{Key, Layout};
+use godot_bin_files::save::{Compression, Key, Layout};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
@@ -48,10 +48,42 @@ fn extension(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
+/// The extensions of the ConfigFiles the engines write or read: `.cfg` (`override.cfg`,
+/// `export_presets.cfg`, `plugin.cfg`, the editor's settings), `project.godot`, `.import`
+/// beside every imported asset, `.remap` in an exported game, and the library
+/// descriptions `.gdextension` (Godot 4) and `.gdnlib` (Godot 3).
+pub const CONFIG_EXTENSIONS: &[&str] = &[
+    "cfg",
+    "godot",
+    "import",
+    "remap",
+    "gdextension",
+    "gdnlib",
+    "ini",
+];
+
 /// Whether `path` names a ConfigFile by its name.
 fn config_name(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    matches!(extension(path).as_str(), "cfg" | "godot" | "ini") || name == "project.godot"
+    CONFIG_EXTENSIONS.contains(&extension(path).as_str())
+}
+
+/// Whether `data` looks like a ConfigFile's text whatever its name: UTF-8 without a NUL
+/// (no packet or frame of a save is: a header's or length's high bytes are zero for
+/// anything shorter than 16 MiB), whose first line that is not blank or a `;` comment
+/// opens a section or assigns a key. A packet can not start with `[` (type id 91) in any
+/// dialect, so a file starting with one is never a bare packet.
+fn looks_like_config(data: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return false;
+    };
+    if text.contains('\0') {
+        return false;
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with(';'))
+        .is_some_and(|l| (l.starts_with('[') && l.ends_with(']')) || l.contains('='))
 }
 
 /// The file at `path` with bytes `data`, if it is one of the resource forms; `None` for a
@@ -95,6 +127,12 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
             .map(|c| Some(Doc::Config(c)))
             .map_err(|e| failure(path, e));
     }
+    // Any other name: a ConfigFile by its content, when all of it reads as one.
+    if looks_like_config(data) {
+        if let Ok(c) = ConfigFile::from_bytes(data) {
+            return Ok(Some(Doc::Config(c)));
+        }
+    }
     Ok(None)
 }
 
@@ -128,7 +166,8 @@ fn form_name(b: &BinaryResource) -> &'static str {
     }
 }
 
-fn report(issues: &[Issue]) {
+/// What a conversion could not carry over, on stderr: one `godot-bin: issue:` line each.
+pub fn report(issues: &[Issue]) {
     for i in issues {
         eprintln!("godot-bin: issue: {i}");
     }
@@ -136,7 +175,7 @@ fn report(issues: &[Issue]) {
 
 /// A value in the JSON mapping, references as `{"$ExtResource": id}`,
 /// `{"$SubResource": id}`, `{"$Resource": path}`.
-fn value_json(v: &Variant) -> Value {
+pub fn value_json(v: &Variant) -> Value {
     let mut j = json::to_json(v);
     references(&mut j);
     j
@@ -170,6 +209,38 @@ fn references(j: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// The inverse of [`value_json`]'s references: `{"$ExtResource": id}`,
+/// `{"$SubResource": id}` and `{"$Resource": path}` become the marker objects of the JSON
+/// mapping (`{"$Object": {"class": "ExtResource", ...}}`), which read as references.
+pub fn references_from_json(j: Value) -> Value {
+    match j {
+        Value::Array(items) => Value::Array(items.into_iter().map(references_from_json).collect()),
+        Value::Object(map) => {
+            let marker = match map.iter().next() {
+                Some((tag, value)) if map.len() == 1 => match tag.as_str() {
+                    "$ExtResource" => Some(("ExtResource", "id", value.clone())),
+                    "$SubResource" => Some(("SubResource", "id", value.clone())),
+                    "$Resource" => Some(("ResourcePath", "path", value.clone())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match marker {
+                Some((class, key, value)) => json!({"$Object": {
+                    "class": class,
+                    "properties": [[key, value]],
+                }}),
+                None => Value::Object(
+                    map.into_iter()
+                        .map(|(k, v)| (k, references_from_json(v)))
+                        .collect(),
+                ),
+            }
+        }
+        other => other,
     }
 }
 
@@ -241,27 +312,84 @@ fn text_json(t: &TextResource, form: &str) -> Value {
     })
 }
 
+/// What `--to` asks of a resource, scene or ConfigFile.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum To {
+    /// The input's own form: a compressed binary file stays compressed in its mode.
+    Same,
+    /// Uncompressed, unencrypted.
+    Plain,
+    /// A ConfigFile encrypted as `save_encrypted_pass` / `save_encrypted` writes it.
+    Encrypted,
+    /// A binary resource or scene compressed (`RSCC`) in this mode.
+    Compressed(Compression),
+}
+
+impl std::fmt::Display for To {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            To::Same => f.write_str("same"),
+            To::Plain => f.write_str("plain"),
+            To::Encrypted => f.write_str("encrypted"),
+            To::Compressed(c) => write!(f, "{}", c.to_string().to_ascii_lowercase()),
+        }
+    }
+}
+
+/// What `convert` was asked, for a resource, scene or ConfigFile.
+pub struct ConvertOptions {
+    /// The key the input was read with (`--password`, `--key`).
+    pub key: Option<Key>,
+    /// The key to encrypt the output with (`--new-password`, `--new-key`).
+    pub new_key: Option<Key>,
+    /// What `--to` asks for.
+    pub to: To,
+    /// Upgrade a Godot 3 file to Godot 4; without it the file keeps its engine.
+    pub godot4: bool,
+    /// Write nothing when anything does not carry over exactly.
+    pub strict: bool,
+}
+
 /// `godot-bin convert` for resources, scenes and ConfigFiles: the output's form from its
-/// extension. A Godot 3 resource or scene becomes Godot 4 (as save files do) unless
-/// `same_engine`; a ConfigFile is encrypted with `new_key` (or `--password` when the
-/// input is plain), or decrypted.
+/// extension, its compression or encryption from `to`. A Godot 3 resource or scene stays
+/// Godot 3 unless `godot4`; a ConfigFile is encrypted with `new_key` (or `--password`
+/// when the input is plain), or decrypted. What does not carry over is listed on stderr.
 pub fn convert(
     doc: Doc,
     output: &Path,
-    key: Option<Key>,
-    new_key: Option<Key>,
-    same_engine: bool,
-    strict: bool,
+    options: ConvertOptions,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let ConvertOptions {
+        key,
+        new_key,
+        to,
+        godot4,
+        strict,
+    } = options;
+    let same_engine = !godot4;
     let ext = extension(output);
     let mut issues = Vec::new();
+    let not_for = |what: &str| {
+        Failure::msg(format!(
+            "--to {to} does not apply to {what}; nothing written"
+        ))
+    };
     let bytes: Vec<u8> = match doc {
         Doc::Config(cfg) => {
-            let key = new_key.or(key);
+            writeln!(out, "read:    ConfigFile")?;
+            let key = match to {
+                To::Same => new_key.or(key),
+                To::Plain => None,
+                To::Encrypted => Some(new_key.or(key).ok_or_else(|| {
+                    Failure::msg(
+                        "--to encrypted needs --password, --key, --new-password or --new-key",
+                    )
+                })?),
+                To::Compressed(_) => return Err(not_for("a ConfigFile (plain or encrypted only)")),
+            };
             match key {
                 Some(k) => {
-                    writeln!(out, "read:    ConfigFile")?;
                     let layout = match cfg.dialect() {
                         godot_bin::Dialect::Godot4 => Layout::Godot4 { iv: fresh_iv() },
                         _ => Layout::Godot3,
@@ -269,15 +397,18 @@ pub fn convert(
                     cfg.to_encrypted(&k, layout)
                         .map_err(|e| failure(output, e))?
                 }
-                None => {
-                    writeln!(out, "read:    ConfigFile")?;
-                    cfg.to_string().into_bytes()
-                }
+                None => cfg.to_string().into_bytes(),
             }
         }
         Doc::Encrypted(cfg, layout) => {
             writeln!(out, "read:    encrypted ConfigFile")?;
-            match new_key {
+            let key = match to {
+                To::Same => new_key,
+                To::Encrypted => new_key.or(key),
+                To::Plain => None,
+                To::Compressed(_) => return Err(not_for("a ConfigFile (plain or encrypted only)")),
+            };
+            match key {
                 Some(k) => cfg
                     .to_encrypted(&k, layout)
                     .map_err(|e| failure(output, e))?,
@@ -294,45 +425,62 @@ pub fn convert(
             )?;
             let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
             match ext.as_str() {
-                "res" | "scn" => take(t.to_binary(), output, &mut issues)?
-                    .to_bytes()
-                    .map_err(|e| failure(output, e))?,
-                _ => t.to_string().into_bytes(),
+                "res" | "scn" => {
+                    let mut b = take(t.to_binary(), output, &mut issues)?;
+                    compress(&mut b, to, None)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
+                }
+                _ if matches!(to, To::Same | To::Plain) => t.to_string().into_bytes(),
+                _ => {
+                    return Err(not_for(
+                        "a text resource or scene (.res or .scn are binary)",
+                    ))
+                }
             }
         }
         Doc::Binary(b) => {
             writeln!(
                 out,
-                "read:    binary {} ({:?}, format {})",
+                "read:    binary {} ({:?}, format {}{})",
                 form_name(&b),
                 b.dialect(),
-                b.header().format
+                b.header().format,
+                match b.compression() {
+                    Some(c) => format!(", compressed: {c}"),
+                    None => String::new(),
+                }
             )?;
             let godot3 = b.dialect() != godot_bin::Dialect::Godot4;
+            let read_as = b.compression();
             match ext.as_str() {
-                "res" | "scn" if same_engine || !godot3 => {
-                    b.to_bytes().map_err(|e| failure(output, e))?
-                }
-                "res" | "scn" => {
-                    let t = take(b.to_text(), output, &mut issues)?;
-                    let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
-                    take(t.to_binary(), output, &mut issues)?
-                        .to_bytes()
-                        .map_err(|e| failure(output, e))?
-                }
-                _ => {
+                "tres" | "tscn" => {
+                    if !matches!(to, To::Same | To::Plain) {
+                        return Err(not_for(
+                            "a text resource or scene (.res or .scn are binary)",
+                        ));
+                    }
                     let t = take(b.to_text(), output, &mut issues)?;
                     upgrade(t, same_engine, &mut issues)
                         .map_err(|e| failure(output, e))?
                         .to_string()
                         .into_bytes()
                 }
+                _ if same_engine || !godot3 => {
+                    let mut b = b;
+                    compress(&mut b, to, read_as)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
+                }
+                _ => {
+                    let t = take(b.to_text(), output, &mut issues)?;
+                    let t = upgrade(t, same_engine, &mut issues).map_err(|e| failure(output, e))?;
+                    let mut b = take(t.to_binary(), output, &mut issues)?;
+                    compress(&mut b, to, read_as)?;
+                    b.to_bytes().map_err(|e| failure(output, e))?
+                }
             }
         }
     };
-    for i in &issues {
-        writeln!(out, "issue:   {i}")?;
-    }
+    report(&issues);
     if strict && !issues.is_empty() {
         return Err(Failure::msg(format!(
             "{} thing(s) did not carry over exactly; nothing written (--strict)",
@@ -342,6 +490,29 @@ pub fn convert(
     std::fs::write(output, &bytes)
         .map_err(|e| Failure::msg(format!("{}: {e}", output.display())))?;
     writeln!(out, "wrote:   {}, {} bytes", output.display(), bytes.len())?;
+    Ok(())
+}
+
+/// Compresses a binary resource as `to` asks: `Same` keeps the mode it was read in
+/// (`read_as`), uncompressed for one made from text.
+fn compress(b: &mut BinaryResource, to: To, read_as: Option<Compression>) -> Result<(), Failure> {
+    let mode = match to {
+        To::Same => read_as,
+        To::Plain => None,
+        To::Compressed(Compression::Brotli) => {
+            return Err(Failure::msg(
+                "--to brotli: the engine reads Brotli and never writes it; nothing written",
+            ))
+        }
+        To::Compressed(c) => Some(c),
+        To::Encrypted => {
+            return Err(Failure::msg(
+                "--to encrypted does not apply to a resource or scene (the engine encrypts \
+                 only saves and ConfigFiles); nothing written",
+            ))
+        }
+    };
+    b.set_compression(mode);
     Ok(())
 }
 
@@ -369,7 +540,7 @@ fn upgrade(
 }
 
 /// A fresh initial vector for a new Godot 4 encrypted file, from the system's randomness.
-fn fresh_iv() -> [u8; 16] {
+pub fn fresh_iv() -> [u8; 16] {
     // The file module draws one per file for the saves it writes; a ConfigFile asks for
     // the layout explicitly, so draw it the same way: through an encryption of nothing.
     let probe = godot_bin_files::save::encrypt(b"", &Key::password(""), godot_bin::Dialect::Godot4)
@@ -382,9 +553,13 @@ fn fresh_iv() -> [u8; 16] {
 
 /// For `--help`: what `convert` does with resources.
 pub const CONVERT_HELP: &str = "Resources, scenes and ConfigFiles (by extension or magic: \
-.tres .tscn .res .scn .cfg project.godot override.cfg, RSRC, RSCC, or a GDEC file holding a \
-ConfigFile): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
-anything else keeps the input's form); a Godot 3 resource or scene becomes Godot 4 unless \
---same-engine; a plain ConfigFile with --password (or --new-password) is written encrypted \
+.tres .tscn .res .scn, RSRC, RSCC; ConfigFiles .cfg .import .remap .gdextension .gdnlib \
+project.godot, or any text that reads as one, or a GDEC file holding one): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
+anything else keeps the input's form); a Godot 3 resource or scene stays Godot 3 unless \
+--godot4; a plain ConfigFile with --password (or --new-password) is written encrypted \
 as save_encrypted_pass writes it, an encrypted one (read with --password) plain, or with \
---new-password re-encrypted. Anything that does not carry over exactly is listed.";
+--new-password re-encrypted. --to zstd|fastlz|deflate|gzip writes a .res/.scn compressed \
+(RSCC, loaded by both engines in each mode; zstd is what the engine's FLAG_COMPRESS \
+writes); a compressed binary file stays compressed in its mode unless --to plain; --to \
+plain|encrypted decrypts or encrypts a ConfigFile; a --to that does not apply to the output \
+is refused. Anything that does not carry over exactly is listed.";

@@ -529,31 +529,70 @@ fn dialect_names_are_read_by_the_librarys_from_str() {
 }
 
 #[test]
-fn dump_without_framed_recognises_store_var_output() {
+fn dump_without_framed_reads_store_var_output_as_frames() {
+    // Issue 39 #4: a plain store_var file needs no --framed; stderr says how it was read.
     let a = golden::row("godot4.tsv", "dict_a1");
     let b = golden::row("godot4.tsv", "vector2");
+    let framed_text = text(ok(
+        &[
+            "dump",
+            "--framed",
+            TempFile::new("bin", &frames_of(&[&a.bytes, &b.bytes], false)).arg(),
+        ],
+        b"",
+    ));
+    assert!(
+        framed_text.ends_with(&format!("{}\n", b.text)),
+        "{framed_text}"
+    );
     for big_endian in [false, true] {
         let f = TempFile::new("bin", &frames_of(&[&a.bytes, &b.bytes], big_endian));
         let out = run(&["dump", f.arg()], b"");
-        assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(text(out.stdout), framed_text);
         assert!(err.contains("store_var"), "{err}");
         assert!(err.contains("2 frames"), "{err}");
-        let advice = if big_endian {
-            "hint: use --framed --big-endian"
+        let flags = if big_endian {
+            "as --framed --big-endian would"
         } else {
-            "hint: use --framed"
+            "as --framed would"
         };
-        assert!(err.contains(advice), "{err}");
-        assert!(out.stdout.is_empty(), "nothing printed as if it were bare");
+        assert!(err.contains(flags), "{err}");
     }
+    // explain reads them as frames too.
+    let f = TempFile::new("bin", &frames_of(&[&a.bytes, &b.bytes], false));
+    let out = run(&["explain", f.arg()], b"");
+    assert!(out.status.success());
+    let listing = text(out.stdout);
+    assert!(
+        listing.contains("== frame 0: length prefix at 000000"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("== frame 1: length prefix at"),
+        "{listing}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("as --framed would"));
     // One frame: its prefix is the length of the rest.
     let f = TempFile::new("bin", &frames_of(&[&b.bytes], false));
-    let err = String::from_utf8_lossy(&run(&["dump", f.arg()], b"").stderr).into_owned();
+    let out = run(&["dump", f.arg()], b"");
+    assert_eq!(text(out.stdout), format!("{}\n", b.text));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(err.contains("1 frame,"), "{err}");
     // A bare packet is not mistaken for one.
     let f = TempFile::new("bin", &a.bytes);
     quiet(&["dump", f.arg()]);
+    // Frames of another engine: read as frames, and the hint names that engine.
+    let g3 = golden::row("godot3.tsv", "rect2");
+    let f = TempFile::new("bin", &frames_of(&[&g3.bytes, &g3.bytes], false));
+    let out = run(&["dump", f.arg()], b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("but it does with --dialect godot3"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = text(ok(&["dump", "--dialect", "godot3", f.arg()], b""));
+    assert_eq!(out, format!("{0}\n{0}\n", g3.text));
 }
 
 #[test]

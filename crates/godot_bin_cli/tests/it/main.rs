@@ -4,6 +4,8 @@
 use godot_bin_testkit as support;
 
 mod cli;
+mod configs;
+mod edit;
 mod readme;
 mod resources;
 mod saves;

@@ -5,8 +5,9 @@
 //! Each block runs in a fresh directory under `bash -euo pipefail`, with the binary first
 //! on `PATH`, so every line must succeed and a failing command in a pipeline fails the
 //! block. The files a block names that a user brings are given: `old.sav`, a Godot 3
-//! save from the engine, encrypted with the password `s3cret`, and `save.tres`, a Godot 4
-//! resource from the engine.
+//! save from the engine, encrypted with the password `s3cret`, `save.tres`, a Godot 4
+//! resource from the engine, `level.tscn` a Godot 4 scene, and the engine's
+//! `project.godot` and `icon.svg.import`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +48,12 @@ fn runs_godot_bin(line: &str) -> bool {
 }
 
 fn fixtures(dir: &Path) {
+    let golden = |engine: &str, name: &str| crate::support::golden::resource_fixture(engine, name);
+    std::fs::write(dir.join("level.tscn"), golden("godot4", "level.tscn")).unwrap();
+    let ours = crate::configs::data("godot4");
+    for name in ["project.godot", "icon.svg.import"] {
+        std::fs::copy(ours.join(name), dir.join(name)).unwrap();
+    }
     let old = crate::support::golden::files_dir().join("godot3/g3_save_pass.bin");
     std::fs::copy(old, dir.join("old.sav")).unwrap();
     std::fs::write(
@@ -73,8 +80,8 @@ fn readme_shell_blocks_that_use_godot_bin_run_as_written() {
         lines += l;
     }
     // The root's packet block; the files README's save and resource blocks; the CLI
-    // README's packet, save and resource blocks: all their lines.
-    assert_eq!((ran, lines), (6, 19));
+    // README's packet, save, resource and get/set blocks: all their lines.
+    assert_eq!((ran, lines), (7, 28));
 }
 
 /// Runs every `sh` block of the README `name` that uses godot-bin: (blocks, lines).
@@ -166,12 +173,12 @@ fn readme_lines_give_what_their_comments_say() {
     );
     run("echo '{\"level\": 3} 1234.5' | godot-bin encode --dialect godot3 --framed > save.dat");
     assert_eq!(
-        run("godot-bin dump save.dat --dialect godot3 --framed"),
+        run("godot-bin dump save.dat --dialect godot3"),
         "{\n\"level\": 3\n}\n1234.5\n"
     );
     // And the line the README says fails, fails as it says.
     let out = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
-        .args(["dump", "save.dat", "--framed"])
+        .args(["dump", "save.dat"])
         .current_dir(&dir)
         .output()
         .unwrap();
@@ -179,5 +186,31 @@ fn readme_lines_give_what_their_comments_say() {
     assert!(String::from_utf8_lossy(&out.stderr).contains(
         "hint: the input does not decode cleanly as Godot 4, but it does with --dialect godot3"
     ));
+    // The get/set block.
+    fixtures(&dir);
+    assert_eq!(
+        run("godot-bin get level.tscn Player:position"),
+        "Vector2(-3, 4.25)\n"
+    );
+    run("godot-bin set level.tscn Player:position 'Vector2(1, 2)'");
+    assert_eq!(
+        run("godot-bin get level.tscn Player:position"),
+        "Vector2(1, 2)\n"
+    );
+    assert_eq!(run("godot-bin get save.tres hp --json"), "150\n");
+    run("godot-bin set project.godot application/config/name '\"My Game\"'");
+    assert_eq!(
+        run("godot-bin get project.godot application/config/name"),
+        "\"My Game\"\n"
+    );
+    assert_eq!(
+        run("godot-bin get icon.svg.import params/compress/lossy_quality"),
+        "0.7\n"
+    );
+    run("godot-bin set old.sav 0.player.hp 90 --password s3cret");
+    assert_eq!(
+        run("godot-bin get old.sav 0.player.hp --password s3cret"),
+        "90\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

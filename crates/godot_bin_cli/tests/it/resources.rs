@@ -119,25 +119,50 @@ fn convert_moves_between_forms_by_extension() {
     let text = TextResource::from_bytes(&std::fs::read(&back).unwrap()).unwrap();
     assert_eq!(text.resource().unwrap().get("hp"), Some(&Variant::Int(150)));
 
-    // A Godot 3 scene becomes Godot 4 and the renamed class is reported.
+    // A Godot 3 scene stays Godot 3 between its forms, with nothing to report...
     let g3 = put(&dir, "level3.tscn", &fixture("godot3", "level.tscn"));
-    let g4 = dir.join("level4.scn").to_string_lossy().into_owned();
-    let (ok, out, err) = run(&["convert", &g3, &g4]);
+    let same = dir.join("level3.scn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &g3, &same]);
     assert!(ok, "{err}");
-    assert!(out.contains("Spatial is Node3D"), "{out}");
+    assert!(!err.contains("issue"), "{err}");
+    let scn3 = BinaryResource::from_bytes(&std::fs::read(&same).unwrap()).unwrap();
+    assert_eq!(scn3.header().version.0, 3);
+    // ...and back to text as the engine wrote it.
+    let text3 = dir.join("level3_back.tscn").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &same, &text3]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        TextResource::from_bytes(&std::fs::read(&text3).unwrap())
+            .unwrap()
+            .dialect(),
+        godot_bin::Dialect::Godot3
+    );
+    // --same-engine, what scripts wrote when upgrading was the default, still reads.
+    let (ok, _, err) = run(&["convert", "--same-engine", &g3, &same]);
+    assert!(ok, "{err}");
+
+    // --godot4 upgrades, and the renamed class is reported.
+    let g4 = dir.join("level4.scn").to_string_lossy().into_owned();
+    let (ok, out, err) = run(&["convert", "--godot4", &g3, &g4]);
+    assert!(ok, "{err}");
+    // What did not carry over exactly is listed on stderr, one line each.
+    assert!(
+        err.contains("godot-bin: issue: ") && err.contains("Spatial is Node3D"),
+        "{err}"
+    );
+    assert!(!out.contains("issue"), "{out}");
     let scn = BinaryResource::from_bytes(&std::fs::read(&g4).unwrap()).unwrap();
     assert_eq!(scn.header().version.0, 4);
     // ...and --strict refuses to write it.
     let strict = dir.join("strict.scn").to_string_lossy().into_owned();
-    let (ok, _, err) = run(&["convert", "--strict", &g3, &strict]);
-    assert!(!ok && err.contains("--strict"), "{err}");
+    let (ok, _, err) = run(&["convert", "--godot4", "--strict", &g3, &strict]);
+    assert!(
+        !ok && err.contains("--strict") && err.contains("issue: "),
+        "{err}"
+    );
     assert!(!PathBuf::from(&strict).exists());
-    // --same-engine keeps Godot 3.
-    let same = dir.join("level3.scn").to_string_lossy().into_owned();
-    let (ok, _, err) = run(&["convert", "--same-engine", &g3, &same]);
-    assert!(ok, "{err}");
-    let scn3 = BinaryResource::from_bytes(&std::fs::read(&same).unwrap()).unwrap();
-    assert_eq!(scn3.header().version.0, 3);
+    let (ok, _, err) = run(&["convert", "--godot4", "--same-engine", &g3, &strict]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
 }
 
 #[test]
@@ -163,4 +188,90 @@ fn convert_encrypts_and_decrypts_config_files() {
         std::fs::read(&out_plain).unwrap(),
         fixture("godot4", "game.cfg")
     );
+}
+
+/// Issue 41 #8: `--to` compresses a binary resource or scene (`RSCC`) in each mode the
+/// engines read (both engines load each, checked with 4.4.1 and 3.2.3), a compressed file
+/// stays compressed in its mode, and a `--to` that does not apply is refused.
+#[test]
+fn convert_to_compresses_resources_and_scenes_in_each_mode() {
+    use godot_bin_files::save::Compression;
+    let dir = scratch("to");
+    let tscn = put(&dir, "level.tscn", &fixture("godot4", "level.tscn"));
+    let arg = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let plain_len = {
+        let (ok, _, err) = run(&["convert", &tscn, &arg("plain.scn")]);
+        assert!(ok, "{err}");
+        std::fs::read(arg("plain.scn")).unwrap().len()
+    };
+    for (to, mode) in [
+        ("zstd", Compression::Zstd),
+        ("fastlz", Compression::FastLz),
+        ("deflate", Compression::Deflate),
+        ("gzip", Compression::Gzip),
+    ] {
+        let out = arg(&format!("level_{to}.scn"));
+        let (ok, _, err) = run(&["convert", &tscn, &out, "--to", to]);
+        assert!(ok, "{to}: {err}");
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..4], b"RSCC", "{to}");
+        assert!(
+            bytes.len() < plain_len,
+            "{to}: {} >= {plain_len}",
+            bytes.len()
+        );
+        let scn = BinaryResource::from_bytes(&bytes).unwrap();
+        assert_eq!(scn.compression(), Some(mode), "{to}");
+        // The same scene as the uncompressed one.
+        let (_, a, _) = run(&["dump", &out]);
+        let (_, b, _) = run(&["dump", &arg("plain.scn")]);
+        assert_eq!(a, b, "{to}");
+        // Binary to binary keeps the mode; --to plain drops it.
+        let again = arg(&format!("again_{to}.scn"));
+        let (ok, _, err) = run(&["convert", &out, &again]);
+        assert!(ok, "{err}");
+        assert_eq!(
+            std::fs::read(&again).unwrap(),
+            bytes,
+            "{to}: written back as read"
+        );
+        let (ok, _, err) = run(&["convert", &out, &arg("unpacked.scn"), "--to", "plain"]);
+        assert!(ok, "{err}");
+        assert_eq!(&std::fs::read(arg("unpacked.scn")).unwrap()[..4], b"RSRC");
+    }
+    // The engine's compressed file, converted binary to binary: byte for byte.
+    let theirs = put(&dir, "item_c.res", &fixture("godot4", "item_c.res"));
+    let (ok, _, err) = run(&["convert", &theirs, &arg("item_c2.res")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(arg("item_c2.res")).unwrap(),
+        fixture("godot4", "item_c.res")
+    );
+
+    // What does not apply is refused, and nothing is written.
+    for (input, output, to, says) in [
+        (
+            &tscn,
+            "x.tscn",
+            "zstd",
+            "--to zstd does not apply to a text",
+        ),
+        (
+            &theirs,
+            "x.res",
+            "encrypted",
+            "--to encrypted does not apply to a resource",
+        ),
+    ] {
+        let (ok, _, err) = run(&["convert", input, &arg(output), "--to", to]);
+        assert!(!ok && err.contains(says), "{err}");
+        assert!(!dir.join(output).exists());
+    }
+    let cfg = put(&dir, "game.cfg", &fixture("godot4", "game.cfg"));
+    let (ok, _, err) = run(&["convert", &cfg, &arg("x.cfg"), "--to", "gzip"]);
+    assert!(
+        !ok && err.contains("does not apply to a ConfigFile"),
+        "{err}"
+    );
+    assert!(!dir.join("x.cfg").exists());
 }

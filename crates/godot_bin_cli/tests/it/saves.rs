@@ -88,6 +88,7 @@ mod containers {
         let out = out_path.to_string_lossy();
         let (ok, report, err) = run(&[
             "convert",
+            "--godot4",
             &path("godot3", "g3_save_pass.bin"),
             &out,
             "--password",
@@ -258,6 +259,7 @@ mod wrong_dialect {
         let save = path("godot4", "g4_save_pass.bin");
         let out = run(&[
             "convert",
+            "--godot4",
             save.to_str().unwrap(),
             new.to_str().unwrap(),
             "--password",
@@ -271,7 +273,12 @@ mod wrong_dialect {
         );
         assert!(!new.exists());
         let save = path("godot4", "g4_save_zstd.bin");
-        let out = run(&["convert", save.to_str().unwrap(), new.to_str().unwrap()]);
+        let out = run(&[
+            "convert",
+            "--godot4",
+            save.to_str().unwrap(),
+            new.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(1));
         assert!(
             text(&out.stderr).contains("already a Godot 4 save: value 0"),
@@ -297,6 +304,177 @@ mod wrong_dialect {
         let help = text(&run(&["convert", "--help"]).stdout);
         assert!(!help.contains("--dialect <"), "{help}");
         assert!(!help.contains("--framed"), "{help}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// A save converted without --godot4 keeps its engine: its content byte for byte, in the
+/// container --to asks for.
+mod keep_engine {
+    use super::*;
+    use godot_bin_files::save::{self, Compression};
+    use std::process::Command;
+
+    fn run(args: &[&str]) -> (Option<i32>, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    }
+
+    #[test]
+    fn convert_moves_a_save_between_containers_and_keeps_its_engine() {
+        let dir = std::env::temp_dir().join(format!("godot_bin_keep_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = Key::password("s3cret");
+        let old = data_dir().join("godot3/g3_save_pass.bin");
+        let content = std::fs::read(data_dir().join("godot3/g3_save_pass.plain")).unwrap();
+        let arg = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        let old = old.to_str().unwrap();
+
+        // Encrypted -> compressed: the same store_var frames, still Godot 3's.
+        let (code, out, err) = run(&[
+            "convert",
+            old,
+            &arg("z.sav"),
+            "--password",
+            "s3cret",
+            "--to",
+            "zstd",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            out.contains("byte for byte") && out.contains("--godot4"),
+            "{out}"
+        );
+        let z = std::fs::read(arg("z.sav")).unwrap();
+        assert_eq!(save::decompress(&z).unwrap(), content);
+        let reader = Reader::new(&z[..], &Config::new(Dialect::Godot3)).unwrap();
+        assert!(matches!(
+            reader.container(),
+            Container::Compressed {
+                compression: Compression::Zstd,
+                ..
+            }
+        ));
+
+        // Compressed -> plain, and plain -> encrypted in Godot 3's layout (the engine
+        // whose packets the content holds).
+        let (code, _, err) = run(&["convert", &arg("z.sav"), &arg("p.sav"), "--to", "plain"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(std::fs::read(arg("p.sav")).unwrap(), content);
+        let (code, out, err) = run(&[
+            "convert",
+            &arg("p.sav"),
+            &arg("e.sav"),
+            "--to",
+            "encrypted",
+            "--new-password",
+            "s3cret",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains("Godot 3's layout"), "{out}");
+        let e = std::fs::read(arg("e.sav")).unwrap();
+        assert_eq!(save::decrypt(&e, &key).unwrap(), content);
+        let reader = Reader::with_key(&e[..], &key, &Config::default()).unwrap();
+        assert!(matches!(
+            reader.container(),
+            Container::Encrypted {
+                layout: Layout::Godot3,
+                ..
+            }
+        ));
+
+        // A Godot 4 save between containers, with no "already a Godot 4 save".
+        let g4 = data_dir().join("godot4/g4_save_zstd.bin");
+        let (code, _, err) = run(&[
+            "convert",
+            g4.to_str().unwrap(),
+            &arg("g4.sav"),
+            "--to",
+            "gzip",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(
+            save::decompress(&std::fs::read(arg("g4.sav")).unwrap()).unwrap(),
+            save::decompress(&std::fs::read(&g4).unwrap()).unwrap()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Issue 41: a conversion lists on stderr what does not carry over, and `--strict` writes
+/// nothing when anything does not.
+mod issues {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    fn godot_bin(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_godot-bin"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    }
+
+    #[test]
+    fn convert_lists_what_does_not_carry_over_on_stderr_and_strict_writes_nothing() {
+        let dir = std::env::temp_dir().join(format!("godot_bin_issues_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.sav");
+        let old_arg = old.to_str().unwrap();
+        // A Godot 3 save holding a full object of a class Godot 4 renamed.
+        let json = br#"{"$Object":{"class":"Spatial","properties":[["visible", true]]}} 5"#;
+        let (code, _, err) = godot_bin(
+            &[
+                "encode",
+                "--json",
+                "--dialect",
+                "godot3",
+                "--framed",
+                "-o",
+                old_arg,
+            ],
+            json,
+        );
+        assert_eq!(code, Some(0), "{err}");
+        let new = dir.join("new.sav");
+        let (code, out, err) = godot_bin(
+            &["convert", "--godot4", old_arg, new.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.contains("godot-bin: issue: value 0: an object of class Spatial (renamed Node3D"),
+            "{err}"
+        );
+        assert!(!out.contains("issue:"), "{out}");
+        assert!(new.exists());
+        let strict = dir.join("strict.sav");
+        let (code, _, err) = godot_bin(
+            &[
+                "convert",
+                "--godot4",
+                "--strict",
+                old_arg,
+                strict.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(code, Some(1));
+        assert!(
+            err.contains("issue: value 0") && err.contains("nothing written (--strict)"),
+            "{err}"
+        );
+        assert!(!strict.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

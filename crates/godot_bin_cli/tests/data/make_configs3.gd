@@ -1,0 +1,48 @@
+# Makes the ConfigFile fixtures of tests/it/configs.rs with Godot 3.2.3, one of each name
+# the engine writes (3.2.3 saves project settings only as project.godot or .binary):
+#   godot3-server --path <a project folder> -s make_configs3.gd
+# in a folder holding this script and a project.godot; it writes godot3/* there.
+extends SceneTree
+
+func _init():
+	# What the editor writes beside an imported texture.
+	var imp = ConfigFile.new()
+	imp.set_value("remap", "importer", "texture")
+	imp.set_value("remap", "type", "StreamTexture")
+	imp.set_value("remap", "path", "res://.import/icon.svg-218a8f2b3041327d8a5756f3a245f83b.stex")
+	imp.set_value("remap", "metadata", {"vram_texture": false})
+	imp.set_value("deps", "source_file", "res://icon.svg")
+	imp.set_value("deps", "dest_files", ["res://.import/icon.svg-218a8f2b3041327d8a5756f3a245f83b.stex"])
+	imp.set_value("params", "compress/mode", 0)
+	imp.set_value("params", "compress/lossy_quality", 0.7)
+	imp.set_value("params", "mipmaps/limit", -1)
+	imp.set_value("params", "process/size_limit", 0)
+	imp.set_value("params", "svg/scale", 1.0)
+	imp.save("godot3/icon.svg.import")
+	imp.save_encrypted_pass("godot3/icon_pass.svg.import", "s3cret")
+	var remap = ConfigFile.new()
+	remap.set_value("remap", "path", "res://level.tscn.remap.scn")
+	remap.save("godot3/level.tscn.remap")
+	var presets = ConfigFile.new()
+	presets.set_value("preset.0", "name", "Linux")
+	presets.set_value("preset.0", "platform", "Linux")
+	presets.set_value("preset.0", "runnable", true)
+	presets.set_value("preset.0", "export_path", "build/game.x86_64")
+	presets.set_value("preset.0.options", "binary_format/architecture", "x86_64")
+	presets.set_value("preset.0.options", "texture_format/s3tc_bptc", true)
+	presets.save("godot3/export_presets.cfg")
+	var plugin = ConfigFile.new()
+	plugin.set_value("plugin", "name", "Fixture Tools")
+	plugin.set_value("plugin", "version", "1.0")
+	plugin.set_value("plugin", "script", "plugin.gd")
+	plugin.save("godot3/plugin.cfg")
+	var ext = ConfigFile.new()
+	ext.set_value("general", "symbol_prefix", "godot_")
+	ext.set_value("general", "singleton", false)
+	ext.set_value("entry", "X11.64", "res://bin/libfixture.so")
+	ext.save("godot3/fixture.gdnlib")
+	ProjectSettings.set_setting("application/config/name", "Fixture")
+	ProjectSettings.set_setting("display/window/size/viewport_width", 640)
+	ProjectSettings.set_setting("physics/2d/default_gravity", 980.0)
+	ProjectSettings.save_custom("godot3/project.godot")
+	quit()
