@@ -582,8 +582,11 @@ impl Bundle {
                     .unwrap_or("")
                     .to_string()
             };
-            let from = b.resolve(&text("from"), &paths, false, None);
-            let to = b.resolve(&text("to"), &paths, false, None);
+            // As the engine's text loader stores a connection's ends: each a path of its
+            // own (simplified), never a node index, so that the scene the engine loads
+            // from the binary file names them as from the text (`Timer`, not `./Timer`).
+            let from = b.add_path(&text("from"), c.attr("from_uid_path"));
+            let to = b.add_path(&text("to"), c.attr("to_uid_path"));
             let signal = b.add_name(&text("signal"));
             let method = b.add_name(&text("method"));
             let flags = c.attr("flags").and_then(Variant::as_int).unwrap_or(2) as i32;
@@ -621,6 +624,22 @@ impl Bundle {
     fn add_value(&mut self, v: Variant) -> i32 {
         self.variants.push(v);
         (self.variants.len() - 1) as i32
+    }
+
+    /// A new `node_paths` entry for `path` (simplified), with its id path when it has one
+    /// (4.6+), as the engine's `add_node_path` adds one: never shared.
+    fn add_path(&mut self, path: &str, ids: Option<&Variant>) -> i32 {
+        let np = Variant::NodePath(NodePath::from(simplified(path).as_str()));
+        self.node_paths.push(np);
+        let at = self.node_paths.len() - 1;
+        if self.ids.is_some() {
+            self.id_paths
+                .resize(self.node_paths.len(), Variant::PackedInt32Array(Default::default()));
+            if let Some(Variant::PackedInt32Array(p)) = ids {
+                self.id_paths[at] = Variant::PackedInt32Array(p.clone());
+            }
+        }
+        at as i32 | FLAG_ID_IS_PATH
     }
 
     /// A node of the scene by its path (`.` the root), or a `node_paths` entry (always
