@@ -82,6 +82,11 @@ fn to_binary_value(
         },
         Variant::Array(a) => {
             if !a.element_type.is_untyped() {
+                issues.push(issue(
+                    at.0,
+                    at.1,
+                    "a typed Array is stored untyped, as the engine's binary saver stores it (the engine types it again only where it assigns it to a typed property)",
+                ));
                 a.element_type = Default::default();
             }
             a.iter_mut()
@@ -89,6 +94,11 @@ fn to_binary_value(
         }
         Variant::Dictionary(d) => {
             if d.is_typed() {
+                issues.push(issue(
+                    at.0,
+                    at.1,
+                    "a typed Dictionary is stored untyped, as the engine's binary saver stores it (the engine types it again only where it assigns it to a typed property)",
+                ));
                 d.set_types(Default::default(), Default::default());
             }
             d.iter_mut()
@@ -357,7 +367,18 @@ impl BinaryResource {
                     "a PackedScene without its _bundled Dictionary",
                 ));
             };
-            Bundle::from_dictionary(bundled)?.to_sections(&mut res)?;
+            // Node values go through the same check as resources' (a RID, a float no
+            // text brings back), reported against the nodes.
+            let bundled = match from_binary_value(
+                &Variant::Dictionary(bundled.clone()),
+                "[node]",
+                "a node's property",
+                &mut issues,
+            ) {
+                Variant::Dictionary(d) => d,
+                _ => bundled.clone(),
+            };
+            Bundle::from_dictionary(&bundled)?.to_sections(&mut res)?;
         } else {
             let s = res.push_section("resource", Vec::new());
             for p in main.properties() {

@@ -633,8 +633,10 @@ impl Bundle {
         self.node_paths.push(np);
         let at = self.node_paths.len() - 1;
         if self.ids.is_some() {
-            self.id_paths
-                .resize(self.node_paths.len(), Variant::PackedInt32Array(Default::default()));
+            self.id_paths.resize(
+                self.node_paths.len(),
+                Variant::PackedInt32Array(Default::default()),
+            );
             if let Some(Variant::PackedInt32Array(p)) = ids {
                 self.id_paths[at] = Variant::PackedInt32Array(p.clone());
             }

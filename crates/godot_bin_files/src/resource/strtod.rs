@@ -144,9 +144,10 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
         let digits_only: String = mant.chars().filter(char::is_ascii_digit).collect();
         let n: u64 = digits_only.parse().expect("digits");
         for m in [n, n + 1, n.saturating_sub(1)] {
-            let text = layout(neg, m, digits, exp);
-            if exact(&text) {
-                return Some(text);
+            for text in layouts(neg, m, digits, exp) {
+                if exact(&text) {
+                    return Some(text);
+                }
             }
         }
     }
@@ -167,9 +168,10 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
             .expect("digits");
         for k in 1..=WIDE {
             for m in [n + k, n.saturating_sub(k)] {
-                let text = layout(neg, m, digits, exp);
-                if exact(&text) {
-                    return Some(text);
+                for text in layouts(neg, m, digits, exp) {
+                    if exact(&text) {
+                        return Some(text);
+                    }
                 }
             }
         }
@@ -211,11 +213,12 @@ pub(crate) fn engine_nearest(x: f64) -> Option<(String, f64)> {
             .parse()
             .expect("digits");
         for m in [n, n + 1, n.saturating_sub(1)] {
-            let text = layout(neg, m, digits, exp);
-            if let Some(v) = engine_reading(&text) {
-                let d = key(v).abs_diff(key(x));
-                if best.as_ref().is_none_or(|b| d < b.2) {
-                    best = Some((text, v, d));
+            for text in layouts(neg, m, digits, exp) {
+                if let Some(v) = engine_reading(&text) {
+                    let d = key(v).abs_diff(key(x));
+                    if best.as_ref().is_none_or(|b| d < b.2) {
+                        best = Some((text, v, d));
+                    }
                 }
             }
         }
@@ -237,6 +240,40 @@ pub(crate) fn engine_reading(t: &str) -> Option<f64> {
     } else {
         t.parse::<i64>().ok().map(|i| i as f64)
     }
+}
+
+/// The texts tried for the digits `m`: laid out as `%g` would, and, when that puts zeros
+/// before the digits (`0.00123`), with an exponent too: the engine counts those zeros
+/// among the 18 mantissa digits it reads, so `1.23e-03` can say what `0.00123...` cannot.
+fn layouts(neg: bool, m: u64, digits: usize, exp: i32) -> Vec<String> {
+    let plain = layout(neg, m, digits, exp);
+    let sci = sci_layout(neg, m, digits, exp);
+    if sci == plain {
+        vec![plain]
+    } else {
+        vec![plain, sci]
+    }
+}
+
+/// `d.ddde±XX`, whatever the exponent.
+fn sci_layout(neg: bool, m: u64, digits: usize, exp: i32) -> String {
+    let mut s = m.to_string();
+    let exp = exp + (s.len() as i32 - digits as i32);
+    while s.len() > 1 && s.ends_with('0') {
+        s.pop();
+    }
+    let (a, b) = s.split_at(1);
+    let b = if b.is_empty() {
+        String::new()
+    } else {
+        format!(".{b}")
+    };
+    format!(
+        "{}{a}{b}e{}{:02}",
+        if neg { "-" } else { "" },
+        if exp < 0 { '-' } else { '+' },
+        exp.abs()
+    )
 }
 
 /// `0.mmm x 10^(exp+1)` laid out as `%g` would: plain digits when the exponent is small,
@@ -315,6 +352,20 @@ mod tests {
             }
         }
         assert!(rewritten < 2000);
+    }
+
+    #[test]
+    fn small_values_take_an_exponent_when_leading_zeros_cost_digits() {
+        // A 32-bit 0.001 as a double: Godot 3.2.3 reads `0.00100000004749745` (and
+        // `0.0010000000474974513`: 18 digits read, zeros included) 6 units away.
+        let x = f64::from(0.001f32);
+        let t = engine_text(x, &format!("{x:?}")).expect("exact text");
+        assert_eq!(engine_value(&t).map(f64::to_bits), Some(x.to_bits()), "{t}");
+        assert!(t.contains('e'), "{t}");
+        assert_ne!(
+            engine_value("0.0010000000474974513").map(f64::to_bits),
+            Some(x.to_bits())
+        );
     }
 
     #[test]

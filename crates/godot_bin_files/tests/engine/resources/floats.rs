@@ -58,10 +58,13 @@ fn doubles() -> Vec<f64> {
     };
     while out.len() < COUNT {
         let r = next();
-        let x = match out.len() % 4 {
+        let x = match out.len() % 5 {
             0 => f64::from_bits(r),
             1 => f64::from_bits(r & 0x800F_FFFF_FFFF_FFFF), // subnormal
             2 => f64::from_bits((r & 0x803F_FFFF_FFFF_FFFF) | 0x0010_0000_0000_0000), // tiny
+            // A 32-bit property's value below 0.1 (0.001 as f32: its plain decimal text
+            // spends digits on leading zeros, which the engine counts).
+            3 => f64::from((r as f64 / u64::MAX as f64 * 0.1) as f32),
             _ => (r as f64 / u64::MAX as f64 - 0.5) * 10f64.powi((r % 40) as i32 - 20),
         };
         if x.is_finite() {

@@ -135,7 +135,15 @@ fn serde_round_trip(engine: &Engine) {
     assert_eq!(back, item);
     // The same resource as a .res.
     let binary = res.to_binary().unwrap();
-    assert!(binary.issues.is_empty(), "{:?}", binary.issues);
+    // The typed `inventory` is stored untyped, as the engine stores it, and said so.
+    assert!(
+        binary
+            .issues
+            .iter()
+            .all(|i| i.to_string().contains("inventory") && i.to_string().contains("typed Array")),
+        "{:?}",
+        binary.issues
+    );
     let res_bytes = binary.resource.to_bytes().unwrap();
     let from_res: Item = BinaryResource::from_bytes(&res_bytes)
         .unwrap()

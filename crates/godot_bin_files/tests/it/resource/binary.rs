@@ -154,7 +154,15 @@ fn text_converts_to_binary_and_back() {
         for name in ["item.tres", "level.tscn"] {
             let text = TextResource::from_bytes(&fixture(engine, name)).unwrap();
             let bin = text.to_binary().unwrap();
-            assert!(bin.issues.is_empty(), "{engine}/{name}: {:?}", bin.issues);
+            // Only the typed Arrays are said to be stored untyped, as the engine stores
+            // them (`parts`, `metadata/ids`).
+            assert!(
+                bin.issues
+                    .iter()
+                    .all(|i| i.to_string().contains("a typed Array is stored untyped")),
+                "{engine}/{name}: {:?}",
+                bin.issues
+            );
             let mut bin = bin.resource;
             for compression in [None, Some(Compression::Zstd)] {
                 bin.set_compression(compression);

@@ -230,7 +230,12 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
                 "{open}: the binary round trip changed the value"
             );
         }
-        assert!(converted.issues.is_empty());
+        // The typed Arrays are said to be stored untyped (one issue: the same place).
+        if open.starts_with("Array[") {
+            assert_eq!(converted.issues.len(), 1);
+        } else {
+            assert!(converted.issues.is_empty());
+        }
         // Far deeper: refused where the limit ends.
         for levels in [limit + 1, 100_000] {
             let err = nested(levels, open, close)
