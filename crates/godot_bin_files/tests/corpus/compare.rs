@@ -19,6 +19,8 @@ pub struct Diff {
     pub what: String,
     /// Why the change loses nothing the engine loads, when it does not.
     pub equivalent: Option<&'static str>,
+    /// The two values, for a changed value.
+    pub values: Option<(Variant, Variant)>,
 }
 
 impl std::fmt::Display for Diff {
@@ -91,6 +93,7 @@ fn push(out: &mut Vec<Diff>, section: &str, property: &str, what: String) {
         property: property.into(),
         what,
         equivalent: None,
+        values: None,
     });
 }
 
@@ -115,12 +118,22 @@ fn push_value(out: &mut Vec<Diff>, section: &str, property: &str, a: &Variant, b
         property: property.into(),
         what: format!("{} became {}", short(a), short(b)),
         equivalent: equivalent_values(a, b),
+        values: Some((a.clone(), b.clone())),
     });
 }
 
 /// The attributes that may change with no content lost, and why; see [`compare_text`].
 pub fn equivalent_attr(tag: &str, attr: &str) -> bool {
     matches!((tag, attr), ("ext_resource", "id"))
+}
+
+/// A null written or left out: the engine loads both as null (Godot's text savers leave
+/// out a null object property; its binary savers store it).
+fn null_left_out(v: &Variant, out: &mut [Diff]) {
+    let null = matches!(v, Variant::Nil) || matches!(v, Variant::ObjectId(o) if o.0 == 0);
+    if let (true, Some(d)) = (null, out.last_mut()) {
+        d.equivalent = Some("a null value written or left out");
+    }
 }
 
 /// Compares every attribute of `a` with `b`'s (values through `map` for `a`).
@@ -154,7 +167,10 @@ fn attrs(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
                     d.equivalent = Some("an empty binds= (the engine's default) left out");
                 }
             }
-            (None, Some(y)) => push(out, name, &format!("@{k}"), format!("{} added", short(y))),
+            (None, Some(y)) => {
+                push(out, name, &format!("@{k}"), format!("{} added", short(y)));
+                null_left_out(y, out);
+            }
             (None, None) => {}
         }
     }
@@ -187,7 +203,10 @@ fn props(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
     };
     for (n, v) in &ea {
         match get(&eb, n) {
-            None => push(out, name, n, format!("{} dropped", short(v))),
+            None => {
+                push(out, name, n, format!("{} dropped", short(v)));
+                null_left_out(v, out);
+            }
             Some(y) => {
                 let x = map_ext(v, map);
                 let y = map_ext(&y, &HashMap::new());
@@ -200,6 +219,7 @@ fn props(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
     for (n, v) in &eb {
         if get(&ea, n).is_none() {
             push(out, name, n, format!("{} added", short(v)));
+            null_left_out(v, out);
         }
     }
     let an: Vec<&str> = ea
@@ -229,6 +249,7 @@ fn props(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
             equivalent: Some(
                 "a property set twice kept once with its last value, as the engine ends",
             ),
+            values: None,
         });
     }
 }
@@ -249,7 +270,46 @@ pub fn compare_text(a: &TextResource, b: &TextResource) -> Vec<Diff> {
     }
     let mut map = HashMap::new();
     let ae: Vec<&Section> = a.ext_resources().collect();
-    let be: Vec<&Section> = b.ext_resources().collect();
+    let mut be: Vec<&Section> = b.ext_resources().collect();
+    // Paired by path where the paths agree (the engine's text saver may list them in
+    // another order than its binary table), the rest in order.
+    let mut paired: Vec<&Section> = Vec::new();
+    let mut rest: Vec<&Section> = Vec::new();
+    {
+        let mut left: Vec<Option<&Section>> = be.iter().map(|s| Some(*s)).collect();
+        let mut unpaired = Vec::new();
+        for x in &ae {
+            let at = left.iter().position(|y| {
+                y.is_some_and(|y| y.path() == x.path() && y.type_name() == x.type_name())
+            });
+            match at {
+                Some(i) => paired.push(left[i].take().unwrap_or(x)),
+                None => {
+                    unpaired.push(paired.len());
+                    paired.push(x);
+                }
+            }
+        }
+        rest.extend(left.into_iter().flatten());
+        for (k, i) in unpaired.into_iter().enumerate() {
+            if let Some(y) = rest.get(k) {
+                paired[i] = y;
+            }
+        }
+        let reordered = paired.iter().zip(&be).any(|(x, y)| !std::ptr::eq(*x, *y));
+        if paired.len() == be.len() {
+            if reordered {
+                out.push(Diff {
+                    section: "[ext_resource]".into(),
+                    property: String::new(),
+                    what: "listed in another order".into(),
+                    equivalent: Some("ext_resources listed in another order"),
+                    values: None,
+                });
+            }
+            be = paired;
+        }
+    }
     for (x, y) in ae.iter().zip(&be) {
         if let (Some(i), Some(j)) = (x.id(), y.id()) {
             map.insert(i, j);
@@ -309,6 +369,10 @@ pub fn compare_text(a: &TextResource, b: &TextResource) -> Vec<Diff> {
             "",
             "sub-resources reordered".into(),
         );
+        if let Some(d) = out.last_mut() {
+            // References name them by id; the engine's savers order them each their way.
+            d.equivalent = Some("sub-resources listed in another order");
+        }
     }
     match (a.resource(), b.resource()) {
         (Some(x), Some(y)) => {
@@ -536,4 +600,46 @@ fn resolve(own: &str, rel: &str) -> String {
         }
     }
     format!("res://{}", parts.join("/"))
+}
+
+/// Whether two values differ only in the digits of their floats (each within 1e-5 of the
+/// other, relatively), as a text the engine printed with fewer digits than the binary
+/// file's float holds.
+pub fn float_digits_only(d: &Diff) -> bool {
+    let Some((a, b)) = &d.values else {
+        return false;
+    };
+    let (x, y) = (format!("{a:?}"), format!("{b:?}"));
+    let numeric = |c: char| c.is_ascii_digit() || c == '.' || c == '-' || c == 'e';
+    let split = |s: &str| -> (String, Vec<String>) {
+        let mut skeleton = String::new();
+        let mut nums = Vec::new();
+        let mut cur = String::new();
+        for c in s.chars() {
+            if numeric(c) {
+                cur.push(c);
+            } else {
+                if !cur.is_empty() {
+                    nums.push(std::mem::take(&mut cur));
+                    skeleton.push('#');
+                }
+                skeleton.push(c);
+            }
+        }
+        if !cur.is_empty() {
+            nums.push(cur);
+            skeleton.push('#');
+        }
+        (skeleton, nums)
+    };
+    let ((sa, na), (sb, nb)) = (split(&x), split(&y));
+    sa == sb
+        && na.len() == nb.len()
+        && na
+            .iter()
+            .zip(&nb)
+            .all(|(p, q)| match (p.parse::<f64>(), q.parse::<f64>()) {
+                (Ok(p), Ok(q)) => (p - q).abs() <= 1e-5 * p.abs().max(q.abs()).max(1.0),
+                _ => p == q,
+            })
 }
