@@ -130,6 +130,12 @@ pub fn equivalent_attr(tag: &str, attr: &str) -> bool {
 /// A null written or left out: the engine loads both as null (Godot's text savers leave
 /// out a null object property; its binary savers store it).
 fn null_left_out(v: &Variant, out: &mut [Diff]) {
+    if let Some(d) = out.last_mut() {
+        if d.property == "@load_steps" {
+            d.equivalent = Some("load_steps recomputed (the engine counts progress with it only)");
+            return;
+        }
+    }
     let null = matches!(v, Variant::Nil) || matches!(v, Variant::ObjectId(o) if o.0 == 0);
     if let (true, Some(d)) = (null, out.last_mut()) {
         d.equivalent = Some("a null value written or left out");
@@ -166,6 +172,7 @@ fn attrs(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
                 if let (true, Some(d)) = (empty_binds, out.last_mut()) {
                     d.equivalent = Some("an empty binds= (the engine's default) left out");
                 }
+                null_left_out(x, out);
             }
             (None, Some(y)) => {
                 push(out, name, &format!("@{k}"), format!("{} added", short(y)));
@@ -497,12 +504,15 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
         }
         for p in x.properties() {
             match y.get(p.name()) {
-                None => push(
-                    &mut out,
-                    &name,
-                    p.name(),
-                    format!("{} dropped", short(p.value())),
-                ),
+                None => {
+                    push(
+                        &mut out,
+                        &name,
+                        p.name(),
+                        format!("{} dropped", short(p.value())),
+                    );
+                    null_left_out(p.value(), &mut out);
+                }
                 // A scene's nodes are compared as text, decoded (below).
                 Some(_) if p.name() == "_bundled" => {}
                 Some(v) if !same(p.value(), v) => {
@@ -519,6 +529,7 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
                     p.name(),
                     format!("{} added", short(p.value())),
                 );
+                null_left_out(p.value(), &mut out);
             }
         }
     }

@@ -309,6 +309,7 @@ const CONVERT_COLUMNS: &[&str] = &[
 
 /// The counts of one conversion, and the lists the failure shows.
 struct Tally {
+    title: String,
     table: Table,
     silent: Vec<String>,
     gaps: BTreeMap<&'static str, Vec<String>>,
@@ -320,6 +321,7 @@ struct Tally {
 impl Tally {
     fn new(title: &str) -> Tally {
         Tally {
+            title: title.to_string(),
             table: Table::new(title, CONVERT_COLUMNS),
             silent: Vec::new(),
             gaps: BTreeMap::new(),
@@ -396,6 +398,7 @@ impl Tally {
         out.push_str(&listing("silent losses", &self.silent, 60));
         out.push_str(&listing("refused", &self.refused, 20));
         print(&out);
+        write_report(&self.title, &out, &self.silent);
         let gap_count: usize = self.gaps.values().map(Vec::len).sum();
         let mut msg = String::new();
         if !self.silent.is_empty() {
@@ -476,4 +479,22 @@ fn binary_text_binary(c: &Corpus) -> Result<(), Failed> {
         tally.count(e, f, outcome);
     }
     tally.finish()
+}
+
+/// With `GODOT_BIN_CORPUS_REPORT=<folder>`, a check's table and its whole list go to a
+/// file there (the output shows the first few).
+fn write_report(title: &str, table: &str, items: &[String]) {
+    let Some(dir) = std::env::var_os("GODOT_BIN_CORPUS_REPORT") else {
+        return;
+    };
+    let name: String = title
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let mut text = table.to_string();
+    for i in items {
+        text.push_str(i);
+        text.push('\n');
+    }
+    let _ = std::fs::write(Path::new(&dir).join(format!("{name}.txt")), text);
 }
