@@ -105,6 +105,18 @@ fn equivalent_values(a: &Variant, b: &Variant) -> Option<&'static str> {
         return Some("Dictionary keys reordered");
     }
     match (a, b) {
+        // `NodePath("..:")`: Godot 3.0's binary saver kept the empty subname, which the
+        // engine's own NodePath parser drops reading the text back.
+        (Variant::NodePath(x), Variant::NodePath(y))
+            if x.names == y.names
+                && x.absolute == y.absolute
+                && x.subnames
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .eq(y.subnames.iter().filter(|s| !s.is_empty())) =>
+        {
+            Some("an empty trailing subname (`..:`), which the engine's NodePath parser drops too")
+        }
         (Variant::ObjectId(o), Variant::Nil) | (Variant::Nil, Variant::ObjectId(o)) if o.0 == 0 => {
             Some("an empty object stored as null")
         }

@@ -122,8 +122,11 @@ struct Job<'a> {
 fn engine_reads<K: Kind>(is_text: bool, bytes: &[u8]) -> Result<(), String> {
     let godot4 = K::DIALECT == godot_bin::Dialect::Godot4;
     if is_text {
-        let t = TextResource::from_bytes(bytes)
-            .map_err(|e| format!("the crate cannot read it: {e}"))?;
+        // A file the crate cannot read is still the engine's to judge (the crate's
+        // conversion is then counted refused).
+        let Ok(t) = TextResource::from_bytes(bytes) else {
+            return Ok(());
+        };
         let ok = if godot4 {
             t.dialect() == godot_bin::Dialect::Godot4 && t.format() <= 4
         } else {
@@ -137,8 +140,9 @@ fn engine_reads<K: Kind>(is_text: bool, bytes: &[u8]) -> Result<(), String> {
             ));
         }
     } else {
-        let b = BinaryResource::from_bytes(bytes)
-            .map_err(|e| format!("the crate cannot read it: {e}"))?;
+        let Ok(b) = BinaryResource::from_bytes(bytes) else {
+            return Ok(());
+        };
         let f = b.header().format;
         let ok = if godot4 {
             f <= 6 && b.dialect() == godot_bin::Dialect::Godot4
@@ -272,6 +276,7 @@ const JUDGE_COLUMNS: &[&str] = &[
     "with load errors",
     "crate refused",
     "crate loads same",
+    "crate differs as engine conv",
     "crate differs",
     "engine conv same",
     "engine conv differs",
@@ -303,6 +308,7 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
     let mut engine_differs: Vec<String> = Vec::new();
     let mut refused: Vec<String> = Vec::new();
     let mut found = SaveFindings::default();
+    let mut like_engine: Vec<String> = Vec::new();
     let mut failures = String::new();
     for root in &roots {
         let proj_label = if root.is_empty() {
@@ -425,6 +431,11 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
                 }
                 Ok(()) => match read("crate") {
                     Some(x) if x == orig => t.add(&proj_label, form, "crate loads same"),
+                    // What the engine's own conversion also changes (it loads the same).
+                    Some(x) if read("engine").is_some_and(|e| e == x) => {
+                        t.add(&proj_label, form, "crate differs as engine conv");
+                        like_engine.push(format!("{at}: {}", first_line_diff(&orig, Some(&x))));
+                    }
                     other => {
                         t.add(&proj_label, form, "crate differs");
                         crate_differs.push(format!(
@@ -474,6 +485,11 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
         30,
     ));
     out.push_str(&listing(
+        "crate conversion loads differently, as the engine's own conversion does",
+        &like_engine,
+        10,
+    ));
+    out.push_str(&listing(
         "engine's own conversion loads differently",
         &engine_differs,
         15,
@@ -495,6 +511,24 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
         15,
     ));
     print!("{out}");
+    // With GODOT_BIN_CORPUS_REPORT=<folder>, the whole lists go to a file there.
+    if let Some(report) = std::env::var_os("GODOT_BIN_CORPUS_REPORT") {
+        let mut all = out.clone();
+        for (title, items) in [
+            ("crate differs", &crate_differs),
+            ("crate differs as engine conv", &like_engine),
+            ("engine conv differs", &engine_differs),
+            ("engine text differs", &text_differs),
+            ("float digits", &float_digits),
+        ] {
+            all.push_str(&format!("== {title}\n"));
+            for i in items {
+                all.push_str(i);
+                all.push('\n');
+            }
+        }
+        let _ = std::fs::write(Path::new(&report).join(format!("engine_{dir}.txt")), all);
+    }
     if !crate_differs.is_empty() {
         failures.push_str(&listing(
             "crate conversion loads differently",
