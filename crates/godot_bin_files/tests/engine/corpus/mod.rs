@@ -379,6 +379,14 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
             );
         }
         std::fs::write(work.join("corpus_jobs.txt"), list).map_err(|e| e.to_string())?;
+        if K::DIALECT == godot_bin::Dialect::Godot4 {
+            // A project may treat GDScript warnings as errors; the judge script is not
+            // the project's. `override.cfg` overrides the project's settings.
+            let path = work.join("override.cfg");
+            let mut cfg = std::fs::read_to_string(&path).unwrap_or_default();
+            cfg.push_str("\n[debug]\n\ngdscript/warnings/enable=false\n");
+            std::fs::write(&path, cfg).map_err(|e| e.to_string())?;
+        }
         let script = if K::DIALECT == godot_bin::Dialect::Godot4 {
             JUDGE4
         } else {
@@ -435,6 +443,12 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
                     Some(x) if read("engine").is_some_and(|e| e == x) => {
                         t.add(&proj_label, form, "crate differs as engine conv");
                         like_engine.push(format!("{at}: {}", first_line_diff(&orig, Some(&x))));
+                    }
+                    // Neither conversion loads (a dependency missing here, which the text
+                    // loader does not step over as the binary one does).
+                    None if read("engine").is_none() => {
+                        t.add(&proj_label, form, "crate differs as engine conv");
+                        like_engine.push(format!("{at}: neither conversion loads"));
                     }
                     other => {
                         t.add(&proj_label, form, "crate differs");
