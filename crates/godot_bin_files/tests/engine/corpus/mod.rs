@@ -665,20 +665,41 @@ fn engine_saves(
     }
 }
 
+/// What differs between two dumps: the number of lines that differ, and the first pair
+/// of each kind (a connection line, any other), so that one kind does not hide another.
 fn first_line_diff(a: &str, b: Option<&str>) -> String {
     let Some(b) = b else {
         return "did not load".into();
     };
-    let (x, y) = crate::resources::changed_lines(a, b);
-    let cut = |s: &str| {
-        s.lines()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect::<String>()
-    };
-    format!("{:?} became {:?}", cut(&x), cut(&y))
+    let cut = |s: &str| s.chars().take(200).collect::<String>();
+    let (xa, xb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    if xa.len() != xb.len() {
+        let (x, y) = crate::resources::changed_lines(a, b);
+        let first = |s: &str| cut(s.lines().next().unwrap_or(""));
+        return format!(
+            "{:?} became {:?} (line count {} became {})",
+            first(&x),
+            first(&y),
+            xa.len(),
+            xb.len()
+        );
+    }
+    let pairs: Vec<(&str, &str)> = xa.into_iter().zip(xb).filter(|(x, y)| x != y).collect();
+    let conn = pairs
+        .iter()
+        .filter(|(x, _)| x.starts_with("connection "))
+        .count();
+    let other = pairs.iter().find(|(x, _)| !x.starts_with("connection "));
+    let first = other.or(pairs.first());
+    match first {
+        Some((x, y)) => format!(
+            "{} lines differ ({conn} connection lines); {:?} became {:?}",
+            pairs.len(),
+            cut(x),
+            cut(y)
+        ),
+        None => "the same lines".into(),
+    }
 }
 
 fn listing(title: &str, items: &[String], n: usize) -> String {
