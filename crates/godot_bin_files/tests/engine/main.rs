@@ -5,6 +5,7 @@
 
 use godot_bin_testkit as support;
 
+mod corpus;
 mod files;
 mod resources;
 
@@ -13,6 +14,7 @@ fn main() {
     let mut trials = Vec::new();
     trials.extend(files::trials());
     trials.extend(resources::trials());
+    trials.extend(corpus::trials());
     if !args.list {
         // On stderr: `--list` output is read by tools.
         eprintln!("engine tests: {}", support::engine::summary());
