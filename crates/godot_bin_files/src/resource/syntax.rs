@@ -263,7 +263,12 @@ fn reference_arg(class: &str, args: Vec<Variant>) -> Option<Variant> {
 pub(crate) fn print_value(v: &Variant, style: Style) -> String {
     if style.dialect != Dialect::Godot4 && has_rid(v) {
         // Godot 3 prints an RID as nothing (a line it cannot read back) and reads
-        // `RID(76)` as the int 76 (3.2.3's `ConfigFile.parse`): print that int.
+        // `RID(76)` as the int 76 (3.2.3's `ConfigFile.parse`): a value that is an RID is
+        // printed `RID(76)` (which ends where it ends, whatever follows), one inside a
+        // container as that int.
+        if let Variant::Rid(r) = v {
+            return format!("RID({})", r.0);
+        }
         return rid_as_int(v).to_text_with(style.dialect, &mut FileWriter { style });
     }
     v.to_text_with(style.dialect, &mut FileWriter { style })
