@@ -679,16 +679,38 @@ impl Document {
     /// The document's text.
     pub(crate) fn write(&self, style: Style, simple_tags: bool) -> String {
         let mut out = String::new();
+        // After a value printed anew with nothing after it on its line, the next key may
+        // follow at once (`x=4e3e h=1` is `x=4e3`, then the key `e h`, as the engine reads
+        // it): where the new text and what follows would read as one token (`4000.0e`), a
+        // space goes between them, which the key's reading skips.
+        let mut open_end = false;
         for section in &self.sections {
             if let Some(tag) = &section.tag {
+                let at = out.len();
                 tag.write(&mut out, style, simple_tags);
+                unglue(&mut out, at, open_end);
+                open_end = false;
             }
             for p in &section.properties {
+                let at = out.len();
                 p.write(&mut out, style);
+                unglue(&mut out, at, open_end);
+                open_end = p.text.is_none() && p.tail.is_empty();
             }
         }
+        let at = out.len();
         out.push_str(&self.trailing);
+        unglue(&mut out, at, open_end);
         out
+    }
+}
+
+/// A space at `at` when `open_end` and the text on both sides of it would lex as one word.
+fn unglue(out: &mut String, at: usize, open_end: bool) {
+    let word =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    if open_end && word(out[..at].chars().next_back()) && word(out[at..].chars().next()) {
+        out.insert(at, ' ');
     }
 }
 

@@ -23,6 +23,7 @@ mod regression_rid_in_godot3_text;
 mod regression_scene_index;
 mod regression_text_marker_object;
 mod regression_typed_array_kept;
+mod regression_value_glued_to_key;
 mod regression_word_value_before_paren;
 mod regression_wrong_dialect;
 mod resource;
