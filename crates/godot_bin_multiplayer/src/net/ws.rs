@@ -528,3 +528,67 @@ impl ClientTransport for WsClient {
         None
     }
 }
+
+#[cfg(test)]
+mod slow_clients {
+    use super::*;
+    use tokio::io::AsyncWriteExt;
+    use tokio::net::TcpListener;
+
+    /// Slowloris, upgrade phase (issue 40): a client that trickles its upgrade request a
+    /// byte every 200 ms is dropped at the engine's 3 s handshake timeout, having cost at
+    /// most the request buffer (8 KiB); a request that never ends its headers is refused
+    /// at 8 KiB whatever its pace.
+    #[tokio::test]
+    async fn a_trickled_upgrade_ends_at_the_handshake_timeout() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::spawn(async move {
+            let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+            for b in b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                .iter()
+                .cycle()
+            {
+                if tcp.write_all(&[*b]).await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        });
+        let (tcp, _) = listener.accept().await.unwrap();
+        let started = Instant::now();
+        let done = handshake(tcp, 1 << 20).await;
+        let took = started.elapsed();
+        assert!(done.is_none(), "no link for a request that never ends");
+        assert!(
+            took >= HANDSHAKE_TIMEOUT && took < HANDSHAKE_TIMEOUT + Duration::from_secs(1),
+            "{took:?}"
+        );
+        client.abort();
+    }
+
+    #[tokio::test]
+    async fn an_endless_request_is_refused_at_its_limit() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::spawn(async move {
+            let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let line =
+                b"X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+            let mut req = b"GET / HTTP/1.1\r\n".to_vec();
+            while req.len() < 64 * 1024 {
+                req.extend_from_slice(line);
+            }
+            let _ = tcp.write_all(&req).await;
+            tcp
+        });
+        let (tcp, _) = listener.accept().await.unwrap();
+        let started = Instant::now();
+        assert!(handshake(tcp, 1 << 20).await.is_none());
+        assert!(
+            started.elapsed() < HANDSHAKE_TIMEOUT,
+            "refused at the size limit, not the timeout"
+        );
+        drop(client.await);
+    }
+}
