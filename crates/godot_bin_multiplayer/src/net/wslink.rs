@@ -85,10 +85,12 @@ enum Parsed {
     Need(usize),
 }
 
-/// Whether a peer may send close code `code` (RFC 6455 §7.4.1–7.4.2: the codes defined
-/// for use in a close frame, and the ranges for libraries and applications).
+/// Whether a peer may send close code `code` (RFC 6455 §7.4.1–7.4.2 and IANA's registry:
+/// the codes defined for a close frame, 1012 and 1013 registered since, and the ranges for
+/// libraries and applications), as tungstenite's `CloseCode::is_allowed` has it, so that
+/// the crate's client and server agree.
 fn peer_may_send(code: u16) -> bool {
-    matches!(code, 1000..=1003 | 1007..=1011 | 3000..=4999)
+    matches!(code, 1000..=1003 | 1007..=1013 | 3000..=4999)
 }
 
 /// Reads the client frame at the start of `buf`, unmasking its payload in place once it is
@@ -999,8 +1001,17 @@ mod tests {
         for (i, c) in [1000u16, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999].into_iter().enumerate() {
             cases.push((format!("7.7.{}", i + 1), "7.4.1, 7.4.2", vec![close(&code(c, b""))], None, Some(c)));
         }
-        for (i, c) in [0u16, 999, 1004, 1005, 1006, 1012, 1013, 1014, 1015, 1016, 1100, 2000, 2999].into_iter().enumerate() {
-            cases.push((format!("7.9.{}", i + 1), "7.4.1, 7.4.2", vec![close(&code(c, b""))], None, Some(1002)));
+        // 7.9.x: codes no peer may send; then 1014 and 1015 beside them (not Autobahn's).
+        for (i, c) in [0u16, 999, 1004, 1005, 1006, 1016, 1100, 2000, 2999, 1014, 1015]
+            .into_iter()
+            .enumerate()
+        {
+            let name = if i < 9 { format!("7.9.{}", i + 1) } else { format!("code {c}") };
+            cases.push((name, "7.4.1, 7.4.2", vec![close(&code(c, b""))], None, Some(1002)));
+        }
+        // 1012 and 1013, registered after RFC 6455, are taken (tungstenite takes them).
+        for c in [1012u16, 1013] {
+            cases.push((format!("code {c}"), "7.4.2", vec![close(&code(c, b""))], None, Some(c)));
         }
         // Valid text, fragmented across a cut sequence, is taken whole (6.2.3-like).
         let valid = "Hello-µ@ßöäüàá-UTF-8!!".as_bytes();
