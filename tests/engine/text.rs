@@ -82,12 +82,12 @@ fn engine_reads_escapes_as_we_do<K: Kind>(engine: &Godot<K>, read: &str) {
     for (i, t) in texts.iter().enumerate() {
         let ours: Variant = t.parse().unwrap_or_else(|e| panic!("{t}: {e}"));
         let theirs = res.read_file(&format!("t{i}.bin"));
-        assert_eq!(
-            cfg.to_vec(&ours).unwrap(),
-            theirs,
-            "{t}: ours {ours:?}, the engine's {:?}",
-            cfg.from_slice::<Variant>(&theirs)
-        );
+        // Compared as values: the engine leaves a NodePath's padding bytes unwritten (what
+        // was in its buffer), so its packet's bytes are not always the same.
+        let engine: Variant = cfg
+            .from_slice(&theirs)
+            .unwrap_or_else(|e| panic!("{t}: the engine's packet: {e}"));
+        assert_eq!(ours, engine, "{t}");
     }
     // The issue's own example: `str_to_var("\"a\\vb\\ac\"") == "avbac"`.
     assert_eq!(

@@ -136,13 +136,8 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
         return None;
     }
     for digits in 1..=17usize {
-        let sci = format!("{:.*e}", digits - 1, x);
         // Candidates: the correctly rounded digits, and one unit above and below.
-        let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
-        let exp: i32 = exp.parse().expect("an integer exponent");
-        let neg = mant.starts_with('-');
-        let digits_only: String = mant.chars().filter(char::is_ascii_digit).collect();
-        let n: u64 = digits_only.parse().expect("digits");
+        let (neg, n, exp) = rounded(x, digits);
         for m in [n, n + 1, n.saturating_sub(1)] {
             for text in layouts(neg, m, digits, exp) {
                 if exact(&text) {
@@ -156,16 +151,7 @@ pub(crate) fn engine_text(x: f64, shortest: &str) -> Option<String> {
     // from each number of digits, on grids that differ: search wider around the value at
     // 15 to 18 digits.
     for digits in 15usize..=18 {
-        let sci = format!("{:.*e}", digits - 1, x);
-        let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
-        let exp: i32 = exp.parse().expect("an integer exponent");
-        let neg = mant.starts_with('-');
-        let n: u64 = mant
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect::<String>()
-            .parse()
-            .expect("digits");
+        let (neg, n, exp) = rounded(x, digits);
         for k in 1..=WIDE {
             for m in [n + k, n.saturating_sub(k)] {
                 for text in layouts(neg, m, digits, exp) {
@@ -202,16 +188,7 @@ pub(crate) fn engine_nearest(x: f64) -> Option<(String, f64)> {
     };
     let mut best: Option<(String, f64, u64)> = None;
     for digits in 1..=17usize {
-        let sci = format!("{:.*e}", digits - 1, x);
-        let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
-        let exp: i32 = exp.parse().expect("an integer exponent");
-        let neg = mant.starts_with('-');
-        let n: u64 = mant
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect::<String>()
-            .parse()
-            .expect("digits");
+        let (neg, n, exp) = rounded(x, digits);
         for m in [n, n + 1, n.saturating_sub(1)] {
             for text in layouts(neg, m, digits, exp) {
                 if let Some(v) = engine_reading(&text) {
@@ -240,6 +217,21 @@ pub(crate) fn engine_reading(t: &str) -> Option<f64> {
     } else {
         t.parse::<i64>().ok().map(|i| i as f64)
     }
+}
+
+/// `x` correctly rounded to `digits` significant digits: its sign, the digits as an
+/// integer and the decimal exponent of the first (as `{:e}` gives them).
+fn rounded(x: f64, digits: usize) -> (bool, u64, i32) {
+    let sci = format!("{:.*e}", digits - 1, x);
+    let (mant, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("an integer exponent");
+    let n: u64 = mant
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("digits");
+    (mant.starts_with('-'), n, exp)
 }
 
 /// The texts tried for the digits `m`: laid out as `%g` would, and, when that puts zeros
