@@ -19,9 +19,16 @@ pub(crate) fn load<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T>) -> Re
     parse(&bytes).map_err(|e| e.in_file(path))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, renamed over
-/// the target once it is whole and flushed to disk.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes `bytes` to the file at `path` whole or not at all: through a temporary file in
+/// the same folder, flushed to disk, then renamed over the target. A symbolic link's
+/// target is written (the link stays) and keeps its permissions. What `save` of
+/// [`ConfigFile`](crate::ConfigFile), [`TextResource`](crate::TextResource),
+/// [`BinaryResource`](crate::BinaryResource) and [`save::Writer`](crate::save::Writer)
+/// write through; errors name the file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
     let fail = |e: std::io::Error| Error::from(e).in_file(path);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -47,6 +54,10 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let written = file
         .write_all(bytes)
         .and_then(|()| file.sync_all())
+        .and_then(|()| match permissions {
+            Some(p) => std::fs::set_permissions(&tmp, p),
+            None => Ok(()),
+        })
         .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
