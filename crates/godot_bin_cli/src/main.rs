@@ -40,6 +40,7 @@
 //! The JSON mapping is described in `godot-bin dump --help`.
 
 mod edit;
+mod edit_save;
 mod explain;
 mod failure;
 mod files;

@@ -80,6 +80,7 @@ mod document;
 mod lex;
 mod numbers;
 mod reference;
+mod retype;
 mod scene;
 mod section;
 mod strtod;

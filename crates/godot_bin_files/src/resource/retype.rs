@@ -1,0 +1,125 @@
+//! A value set in place of another keeps what the file said of its kind: a typed Array's
+//! or Dictionary's types, a packed array's kind, when the new elements fit them (the
+//! engine keeps a typed property's type on assignment). What `Property::set_value` asks.
+
+use godot_bin::{ElementType, StringName, Variant, VariantType};
+
+/// `new` with the container types of `old` where `new` has none and its elements fit them
+/// (a typed Array's or Dictionary's types, a packed array's kind).
+pub(crate) fn keep_container_types(old: &Variant, new: Variant) -> Variant {
+    match (old, new) {
+        (Variant::Array(o), Variant::Array(mut n)) => {
+            if n.element_type.is_untyped() && !o.element_type.is_untyped() {
+                if let Some(items) = fitted(&o.element_type, &n.items) {
+                    n.items = items;
+                    n.element_type = o.element_type.clone();
+                }
+            } else if o.len() == n.len() {
+                n.items = n
+                    .items
+                    .into_iter()
+                    .zip(o.iter())
+                    .map(|(x, y)| keep_container_types(y, x))
+                    .collect();
+            }
+            Variant::Array(n)
+        }
+        (Variant::Dictionary(o), Variant::Dictionary(mut n)) => {
+            if !n.is_typed() && o.is_typed() {
+                let keys: Vec<Variant> = n.keys().cloned().collect();
+                let values: Vec<Variant> = n.iter().map(|(_, v)| v.clone()).collect();
+                if fitted(o.key_type(), &keys).as_ref() == Some(&keys)
+                    && fitted(o.value_type(), &values).as_ref() == Some(&values)
+                {
+                    n.set_types(o.key_type().clone(), o.value_type().clone());
+                }
+            } else {
+                for (k, v) in n.iter_mut() {
+                    if let Some(old) = o.get(k) {
+                        *v = keep_container_types(old, std::mem::take(v));
+                    }
+                }
+            }
+            Variant::Dictionary(n)
+        }
+        (old, Variant::Array(n)) if n.element_type.is_untyped() => {
+            packed_like(old, &n.items).unwrap_or(Variant::Array(n))
+        }
+        (_, new) => new,
+    }
+}
+
+/// `items` as a packed array of `old`'s kind (a `Vec<String>` set on a
+/// `PackedStringArray`), when `old` is one and every item fits it exactly.
+fn packed_like(old: &Variant, items: &[Variant]) -> Option<Variant> {
+    use godot_bin::{
+        PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array,
+        PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
+        PackedVector3Array, PackedVector4Array,
+    };
+    macro_rules! each {
+        ($packed:ident, $f:expr) => {
+            items
+                .iter()
+                .map($f)
+                .collect::<Option<Vec<_>>>()
+                .map(|v| Variant::$packed($packed(v)))
+        };
+    }
+    match old {
+        Variant::PackedStringArray(_) => each!(PackedStringArray, |x| x.as_str().map(String::from)),
+        Variant::PackedByteArray(_) => each!(PackedByteArray, |x| x
+            .as_int()
+            .and_then(|i| u8::try_from(i).ok())),
+        Variant::PackedInt32Array(_) => each!(PackedInt32Array, |x| x
+            .as_int()
+            .and_then(|i| i32::try_from(i).ok())),
+        Variant::PackedInt64Array(_) => each!(PackedInt64Array, Variant::as_int),
+        Variant::PackedFloat64Array(_) => each!(PackedFloat64Array, |x| match x {
+            Variant::Float(f) => Some(*f),
+            _ => None,
+        }),
+        Variant::PackedFloat32Array(_) => each!(PackedFloat32Array, |x| match x {
+            Variant::Float(f) if f64::from(*f as f32).to_bits() == f.to_bits() => Some(*f as f32),
+            _ => None,
+        }),
+        Variant::PackedVector2Array(_) => each!(PackedVector2Array, |x| match x {
+            Variant::Vector2(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedVector3Array(_) => each!(PackedVector3Array, |x| match x {
+            Variant::Vector3(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedVector4Array(_) => each!(PackedVector4Array, |x| match x {
+            Variant::Vector4(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedColorArray(_) => each!(PackedColorArray, |x| match x {
+            Variant::Color(v) => Some(*v),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// `items` as elements of type `t` (a String becomes a StringName where that is the
+/// type), or `None` when one does not fit.
+fn fitted(t: &ElementType, items: &[Variant]) -> Option<Vec<Variant>> {
+    items
+        .iter()
+        .map(|x| match (t, x) {
+            (ElementType::Untyped, x) => Some(x.clone()),
+            (ElementType::Builtin(VariantType::StringName), Variant::String(s)) => {
+                Some(Variant::StringName(StringName(s.clone())))
+            }
+            (ElementType::Builtin(b), x) if x.get_type() == *b => Some(x.clone()),
+            // Objects (references) and null fit a class or script type.
+            (
+                ElementType::ClassName(_) | ElementType::Script(_),
+                Variant::Object(_) | Variant::Nil,
+            ) => Some(x.clone()),
+            _ => None,
+        })
+        .collect()
+}
