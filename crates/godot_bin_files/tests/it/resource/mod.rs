@@ -37,3 +37,16 @@ pub fn config_reprint(
     assert_eq!(reread.to_text(), printed);
     (cfg, printed, reread)
 }
+
+/// The keys before the first section of `cfg` and `reread` are the same, in order, with
+/// the same values (`printed`, the reprint, shown on failure).
+pub fn assert_same_top_keys(
+    cfg: &godot_bin_files::resource::ConfigFile,
+    reread: &godot_bin_files::resource::ConfigFile,
+    printed: &str,
+) {
+    assert_eq!(reread.keys(""), cfg.keys(""), "{printed:?}");
+    for key in cfg.keys("") {
+        assert_eq!(reread.get("", key), cfg.get("", key), "{key}");
+    }
+}
