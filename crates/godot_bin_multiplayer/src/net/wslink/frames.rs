@@ -365,7 +365,9 @@ impl Frames {
 
     /// Makes room for the frame at `start`, which needs `need` bytes in all (at most the
     /// largest message and its header, checked by `parse`): the unparsed bytes move to the
-    /// front, and the buffer grows by doubling when the frame is longer than it.
+    /// front, and a full buffer doubles (never past `need`). It grows only when the bytes
+    /// received fill it, so a header that claims a long frame costs nothing until the
+    /// frame's bytes come: the buffer is at most twice what was received.
     fn make_room(&mut self, need: usize) {
         if self.start == self.end {
             self.start = 0;
@@ -381,7 +383,7 @@ impl Frames {
         self.buf.copy_within(self.start..self.end, 0);
         self.end -= self.start;
         self.start = 0;
-        if need > self.buf.len() {
+        if need > self.buf.len() && self.end == self.buf.len() {
             let grown = need.min(self.buf.len().saturating_mul(2));
             self.buf.resize(grown, 0);
         }

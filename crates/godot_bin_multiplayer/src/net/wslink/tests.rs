@@ -510,3 +510,40 @@ async fn autobahn_utf8_and_close_cases() {
         }
     }
 }
+
+/// A header that claims a long frame, trickled a byte at a time: the read buffer stays
+/// at its first size until the frame's bytes fill it (found by the `ws_framing` fuzz
+/// target: it used to double at every read, to the largest message after 10 bytes).
+#[test]
+fn a_claimed_length_costs_nothing_until_its_bytes_come() {
+    let mut f = Frames::new(1 << 20);
+    let frame = client_frame(true, BINARY, &bytes(1 << 20), [5, 6, 7, 8]);
+    let mut on = |_: &[u8], _: &mut Replies<'_>| panic!("no message yet");
+    for (i, b) in frame[..200].iter().enumerate() {
+        assert_eq!(f.take(&mut 0, 4, &mut on), Step::Need);
+        let space = f.read_space();
+        assert_eq!(space.len(), READ_BUFFER - i, "byte {i}: the buffer did not grow");
+        space[0] = *b;
+        f.received(1);
+    }
+    // The frame's bytes in big reads: the buffer grows with them, and the message comes.
+    let mut at = 200;
+    let mut got = 0;
+    while got == 0 {
+        let mut on = |m: &[u8], _: &mut Replies<'_>| got = m.len();
+        let step = f.take(&mut 0, 4, &mut on);
+        if got > 0 {
+            break;
+        }
+        assert_eq!(step, Step::Need);
+        let space = f.read_space();
+        // Nothing of the frame is consumed yet: the buffer is `at` bytes and the space.
+        let size = at + space.len();
+        assert!(!space.is_empty() && size <= (2 * at).max(READ_BUFFER), "at {at}: {size}");
+        let n = space.len().min(frame.len() - at);
+        space[..n].copy_from_slice(&frame[at..at + n]);
+        f.received(n);
+        at += n;
+    }
+    assert_eq!(got, 1 << 20);
+}
