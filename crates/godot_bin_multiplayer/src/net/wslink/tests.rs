@@ -7,6 +7,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
+mod autobahn;
+
 /// A client frame: `mask` applied, the shortest length form.
 fn client_frame(fin: bool, opcode: u8, payload: &[u8], mask: [u8; 4]) -> Vec<u8> {
     let mut out = vec![if fin { 0x80 } else { 0 } | opcode];
@@ -401,114 +403,8 @@ async fn requests_that_are_not_upgrades_are_refused() {
     assert_eq!(refused, 7, "all but the first");
 }
 
-/// What the server did in one conformance case: the messages it echoed and the close
-/// code it sent (`None`: an empty close), then whether the socket closed after it.
-async fn run_case(frames: &[Vec<u8>], pause_after: Option<usize>) -> (Vec<Vec<u8>>, Option<Option<u16>>) {
-    let (addr, server) = serve(1 << 20).await;
-    let (mut tcp, _) = upgrade(addr, &[]).await;
-    assert_eq!(read_frame(&mut tcp).await, (BINARY, vec![7, 0, 0, 0]));
-    for (i, f) in frames.iter().enumerate() {
-        if tcp.write_all(f).await.is_err() {
-            break;
-        }
-        if pause_after == Some(i) {
-            // Fail fast: the close must come before the rest is sent.
-            let (op, body) = read_frame(&mut tcp).await;
-            assert_eq!(op, CLOSE, "the server fails at the fragment that is invalid");
-            server.await.unwrap();
-            return (Vec::new(), Some(close_code(&body)));
-        }
-    }
-    let mut echoed = Vec::new();
-    let close = loop {
-        let (op, body) = read_frame(&mut tcp).await;
-        match op {
-            CLOSE => break Some(close_code(&body)),
-            _ => echoed.push(body),
-        }
-    };
-    // The server closes the TCP connection after its close frame.
-    let mut rest = Vec::new();
-    let n = tokio::time::timeout(std::time::Duration::from_secs(2), tcp.read_to_end(&mut rest))
-        .await
-        .expect("the server closes the socket")
-        .unwrap_or(0);
-    assert_eq!(n, 0, "nothing after the close frame");
-    server.await.unwrap();
-    (echoed, close)
-}
-
-/// A conformance case: its name, RFC section, frames, the frame after which the
-/// server must already have failed, and the close code expected.
-type Case = (String, &'static str, Vec<Vec<u8>>, Option<usize>, Option<u16>);
-
 fn close_code(body: &[u8]) -> Option<u16> {
     (body.len() >= 2).then(|| u16::from_be_bytes([body[0], body[1]]))
-}
-
-/// The Autobahn|Testsuite fuzzingclient's UTF-8 and close-handling cases (sections 6
-/// and 7 of crossbario/autobahn-testsuite's case list) over a real socket, with the
-/// verdict Autobahn gives each (its events and close-code rules), printed as a table.
-/// The game channel answers in binary frames and greets a client with its peer id,
-/// which Autobahn's echo cases would count as extra events: those are not run here.
-#[tokio::test]
-async fn autobahn_utf8_and_close_cases() {
-    let mask = [0x37, 0xFA, 0x21, 0x3D];
-    let text = |fin: bool, b: &[u8]| client_frame(fin, TEXT, b, mask);
-    let cont = |fin: bool, b: &[u8]| client_frame(fin, CONTINUATION, b, mask);
-    let close = |b: &[u8]| client_frame(true, CLOSE, b, mask);
-    let kosme = "κόσμε".as_bytes();
-    let code = |c: u16, reason: &[u8]| {
-        let mut b = c.to_be_bytes().to_vec();
-        b.extend_from_slice(reason);
-        b
-    };
-    // (case, RFC section, frames, pause after frame, expected close code)
-    let mut cases: Vec<Case> = vec![
-        ("6.3.1".into(), "8.1", vec![text(true, &[kosme, &[0xed, 0xa0, 0x80], b"edited"].concat())], None, Some(1007)),
-        ("6.4.1".into(), "8.1", vec![text(false, kosme), cont(false, &[0xf4, 0x90, 0x80, 0x80]), cont(true, b"edited")], Some(1), Some(1007)),
-        ("6.4.2".into(), "8.1", vec![text(false, &[kosme, &[0xf4]].concat()), cont(false, &[0x90]), cont(true, &[&[0x80, 0x80][..], b"edited"].concat())], Some(1), Some(1007)),
-        ("6.6.1".into(), "8.1", vec![text(true, &[0xce])], None, Some(1007)),
-        ("6.8.1".into(), "8.1", vec![text(true, &[0xf8, 0x88, 0x80, 0x80, 0x80])], None, Some(1007)),
-        ("6.11.5".into(), "8.1", vec![text(true, &[0xf4, 0x90, 0x80, 0x80])], None, Some(1007)),
-        ("6.12.1".into(), "8.1", vec![text(true, &[0x80])], None, Some(1007)),
-        ("7.3.1".into(), "5.5.1", vec![close(b"")], None, None),
-        ("7.3.2".into(), "5.5.1", vec![close(&[0x03])], None, Some(1002)),
-        ("7.3.3".into(), "5.5.1", vec![close(&code(1000, b""))], None, Some(1000)),
-        ("7.3.4".into(), "5.5.1", vec![close(&code(1000, b"Hello World!"))], None, Some(1000)),
-        ("7.5.1".into(), "5.5.1, 8.1", vec![close(&code(1000, &[0xce, 0xba, 0xe1, 0xbd, 0xb9, 0xcf, 0x83, 0xce, 0xbc, 0xce, 0xb5, 0xed, 0xa0, 0x80, 0x65, 0x64, 0x69, 0x74, 0x65, 0x64]))], None, Some(1007)),
-    ];
-    for (i, c) in [1000u16, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999].into_iter().enumerate() {
-        cases.push((format!("7.7.{}", i + 1), "7.4.1, 7.4.2", vec![close(&code(c, b""))], None, Some(c)));
-    }
-    // 7.9.x: codes no peer may send; then 1014 and 1015 beside them (not Autobahn's).
-    for (i, c) in [0u16, 999, 1004, 1005, 1006, 1016, 1100, 2000, 2999, 1014, 1015]
-        .into_iter()
-        .enumerate()
-    {
-        let name = if i < 9 { format!("7.9.{}", i + 1) } else { format!("code {c}") };
-        cases.push((name, "7.4.1, 7.4.2", vec![close(&code(c, b""))], None, Some(1002)));
-    }
-    // 1012 and 1013, registered after RFC 6455, are taken (tungstenite takes them).
-    for c in [1012u16, 1013] {
-        cases.push((format!("code {c}"), "7.4.2", vec![close(&code(c, b""))], None, Some(c)));
-    }
-    // Valid text, fragmented across a cut sequence, is taken whole (6.2.3-like).
-    let valid = "Hello-µ@ßöäüàá-UTF-8!!".as_bytes();
-    cases.push(("6.2.3".into(), "8.1", valid.iter().enumerate().map(|(i, b)| if i == 0 { text(false, &[*b]) } else if i + 1 == valid.len() { cont(true, &[*b]) } else { cont(false, &[*b]) }).chain([close(&code(1000, b""))]).collect(), None, Some(1000)));
-    println!("| case | verdict | RFC 6455 section |");
-    println!("|---|---|---|");
-    for (name, rfc, frames, pause, want) in &cases {
-        let (echoed, got) = run_case(frames, *pause).await;
-        let verdict = if got == Some(*want) { "OK" } else { "FAILED" };
-        println!("| {name} | {verdict} | §{rfc} |");
-        assert_eq!(got, Some(*want), "{name}: close code");
-        if name == "6.2.3" {
-            assert_eq!(echoed, vec![valid.to_vec()], "{name}: the message whole");
-        } else {
-            assert!(echoed.is_empty(), "{name}: nothing echoed");
-        }
-    }
 }
 
 /// A header that claims a long frame, trickled a byte at a time: the read buffer stays
