@@ -54,6 +54,7 @@ impl EnetLink {
         Ok(EnetLink {
             ids: Ids {
                 by_enet: vec![0; shards.peer_limit() + 1],
+                unheard: vec![0; shards.peer_limit() + 1],
                 by_godot: Map::default(),
             },
             shards,
@@ -131,10 +132,26 @@ impl EnetLink {
         Ok(any)
     }
 
-    /// Queues a packet with the flags and channel the engine uses for this mode.
-    pub(crate) fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
+    /// Queues a packet with the flags and channel the engine uses for this mode; false if
+    /// the peer has more than `limit` reliable packets queued since it was last heard from
+    /// (nothing is queued then: the caller drops the peer as too slow).
+    ///
+    /// ENet keeps a reliable packet until the peer acknowledges it, so a peer that vanished
+    /// holds every one sent to it until ENet times it out (5 to 30 s after its first
+    /// unanswered datagram), and rusty_enet 0.4 does not say how many it holds. Heard
+    /// from: ENet counted bytes from the peer (a packet, an acknowledgement or a ping) in
+    /// its current one-second window; a live peer acknowledges what it receives and
+    /// answers ENet's pings, so its count starts again within a round trip.
+    pub(crate) fn send(
+        &mut self,
+        to: i32,
+        channel: u8,
+        mode: TransferMode,
+        data: Vec<u8>,
+        limit: u32,
+    ) -> bool {
         let Some(&index) = self.ids.by_godot.get(&to) else {
-            return;
+            return true;
         };
         let kind = match mode {
             TransferMode::Reliable => PacketKind::Reliable,
@@ -142,10 +159,21 @@ impl EnetLink {
             TransferMode::UnreliableOrdered => PacketKind::AlwaysUnreliable { sequenced: true },
         };
         if let Some(peer) = self.shards.peer_mut(index) {
+            if kind == PacketKind::Reliable {
+                let unheard = self.ids.unheard(index);
+                if peer.incoming_data_total() > 0 {
+                    *unheard = 0;
+                }
+                if *unheard >= limit {
+                    return false;
+                }
+                *unheard += 1;
+            }
             // A full queue or a peer going away: ENet drops the packet, as the engine does.
             let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
             self.shards.queued(index);
         }
+        true
     }
 
     /// Starts a graceful disconnect; the peer is forgotten at once.
@@ -169,6 +197,8 @@ struct Ids {
     /// Godot id by the peer's index (0: none; Godot ids are 1 or more), one entry more than
     /// there are slots (see [`Ids::at`]).
     by_enet: Vec<i32>,
+    /// Reliable packets queued to the peer at each index since it was last heard from.
+    unheard: Vec<u32>,
     by_godot: Map<i32, usize>,
 }
 
@@ -183,7 +213,15 @@ impl Ids {
 
     fn insert(&mut self, id: i32, index: usize) {
         *self.at(index) = id;
+        *self.unheard(index) = 0;
         self.by_godot.insert(id, index);
+    }
+
+    /// The count of reliable packets queued to the peer at `index` since it was last heard
+    /// from (the entry past the slots stands in for any other, as in [`Ids::at`]).
+    fn unheard(&mut self, index: usize) -> &mut u32 {
+        let last = self.unheard.len() - 1;
+        &mut self.unheard[index.min(last)]
     }
 
     /// Forgets `id`; its peer's index.
@@ -266,14 +304,18 @@ pub(crate) struct EnetServer {
     /// it came for.
     service_interval: Duration,
     next_service: Instant,
+    /// How many reliable packets a peer not heard from may have queued (see
+    /// [`EnetLink::send`]).
+    queue: u32,
 }
 
 impl EnetServer {
-    pub(crate) fn new(link: EnetLink, service_interval: Duration) -> Self {
+    pub(crate) fn new(link: EnetLink, service_interval: Duration, queue: usize) -> Self {
         EnetServer {
             link,
             service_interval,
             next_service: Instant::now(),
+            queue: u32::try_from(queue).unwrap_or(u32::MAX),
         }
     }
 }
@@ -314,8 +356,11 @@ impl ServerTransport for EnetServer {
         if !self.link.ids.by_godot.contains_key(&to) {
             return Sent::NotMine(data);
         }
-        self.link.send(to, channel, mode, data);
-        Sent::Queued(None)
+        if self.link.send(to, channel, mode, data, self.queue) {
+            Sent::Queued(None)
+        } else {
+            Sent::TooSlow
+        }
     }
 
     fn disconnect(&mut self, to: i32) -> bool {
@@ -387,7 +432,8 @@ impl ClientTransport for EnetClient {
     }
 
     fn send(&mut self, channel: u8, mode: TransferMode, data: Vec<u8>) {
-        self.link.send(1, channel, mode, data);
+        // A client holds what it sends to its one server, unbounded as the engine does.
+        self.link.send(1, channel, mode, data, u32::MAX);
     }
 
     fn poll_flush(&mut self, _cx: &mut Context<'_>) -> std::task::Poll<crate::error::Result<()>> {

@@ -80,8 +80,21 @@ impl HostBuilder {
         self
     }
 
-    /// How many packets may wait for one WebSocket peer before it is dropped as too slow
-    /// (default 4096, the engine's outbound queue).
+    /// How many packets may wait for one peer before it is dropped as too slow (default
+    /// 4096, the engine's outbound queue), as the engine's `disconnect_peer` drops one (no
+    /// `PeerDisconnected` event).
+    ///
+    /// The bounds per peer, with the default sizes (`max_packet_size` 1 MiB):
+    /// - WebSocket: 4096 packets written since the last write the socket finished, and
+    ///   4 MiB unwritten (or four of the largest packets, if more); its read side holds at
+    ///   most one frame (a buffer at most twice the bytes received, never past the largest
+    ///   packet) and one message being reassembled; an upgrade request at most 8 KiB for
+    ///   3 s; a frame begun must end within 30 s (closed with 1008); a ping flood that
+    ///   does not read is closed past 1 MiB of pongs (1008).
+    /// - ENet: 4096 reliable packets sent since the peer was last heard from (any datagram
+    ///   of it: a packet, an acknowledgement, an answer to ENet's pings, in ENet's
+    ///   one-second window). A vanished peer holds what was sent to it until ENet times it
+    ///   out (5 to 30 s), at most this many.
     pub fn queue_size(mut self, packets: usize) -> Self {
         self.queue = packets.max(1);
         self
@@ -135,7 +148,7 @@ impl HostBuilder {
         #[cfg(feature = "enet")]
         if let Some(addr) = self.enet {
             let link = EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?;
-            let enet = EnetServer::new(link, self.service_interval);
+            let enet = EnetServer::new(link, self.service_interval, self.queue);
             transports.push((Kind::Enet, Box::new(enet)));
         }
         transports.extend(self.custom.into_iter().map(|t| (Kind::Other, t)));

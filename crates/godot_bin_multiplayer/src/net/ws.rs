@@ -25,6 +25,17 @@ use tokio_tungstenite::WebSocketStream;
 /// The engine's `handshake_timeout`: TCP accept to open socket (and id) within 3 s.
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How long a frame may take from its first byte to its last: a client that begins one and
+/// never finishes it (a header trickled, a payload stopped) is closed with 1008 then. A
+/// Godot client writes each packet whole; at this limit a packet of the default largest
+/// size (1 MiB) needs 35 KB/s.
+pub(crate) const FRAME_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most bytes a connection's write buffer may hold unwritten before the client is
+/// dropped as too slow (or four of the largest packets, where that is more): with the
+/// packet count (`HostBuilder::queue_size`), what bounds a client that does not read.
+const MAX_UNWRITTEN: usize = 4 << 20;
+
 /// How many frames one connection may hand in per poll before the others get their turn.
 const FRAMES_PER_POLL: usize = 64;
 
@@ -89,6 +100,8 @@ struct Conn {
     unflushed: usize,
     /// In the list of connections to flush.
     dirty: bool,
+    /// When the frame now arriving began (its first byte was seen at the end of a poll).
+    frame_since: Option<Instant>,
 }
 
 /// A WebSocket server driven from the host's own task: the listener, the handshakes in
@@ -110,6 +123,12 @@ pub(crate) struct WsServer {
     gone: Vec<i32>,
     max_message: usize,
     queue: usize,
+    /// The write buffer's bound in bytes ([`MAX_UNWRITTEN`]).
+    max_unwritten: usize,
+    /// Connections in the middle of a frame, to close at `frame_timeout`.
+    partial: Vec<usize>,
+    /// [`FRAME_TIMEOUT`] (shorter in tests).
+    frame_timeout: Duration,
     /// An `accept` failed (out of descriptors, say): the host retries on its timer.
     pub(crate) accept_failed: bool,
 }
@@ -128,6 +147,9 @@ impl WsServer {
             gone: Vec::new(),
             max_message,
             queue,
+            max_unwritten: MAX_UNWRITTEN.max(max_message.saturating_mul(4)),
+            partial: Vec::new(),
+            frame_timeout: FRAME_TIMEOUT,
             accept_failed: false,
         }
     }
@@ -161,6 +183,7 @@ impl WsServer {
             }
         }
         any |= self.poll_handshakes(cx, &mut on);
+        self.close_stalled(Instant::now());
         for id in self.gone.drain(..) {
             on(WsEvent::Closed(id));
             any = true;
@@ -214,6 +237,15 @@ impl WsServer {
                     c.dirty = true;
                     self.dirty.push(slot);
                 }
+                // A frame begun and not finished: its clock starts (once).
+                match (c.link.in_frame(), c.frame_since) {
+                    (true, None) => {
+                        c.frame_since = Some(Instant::now());
+                        self.partial.push(slot);
+                    }
+                    (false, Some(_)) => c.frame_since = None,
+                    _ => {}
+                }
             }
             if closed {
                 let id = c.id;
@@ -251,11 +283,46 @@ impl WsServer {
                 id,
                 unflushed: 0,
                 dirty: false,
+                frame_since: None,
             });
             self.by_id.insert(id, slot);
             self.ready.wake(slot);
         }
         any
+    }
+
+    /// Closes (1008) the connections whose frame began `frame_timeout` ago or more, to
+    /// report at this poll; forgets the finished ones.
+    fn close_stalled(&mut self, now: Instant) {
+        let mut partial = std::mem::take(&mut self.partial);
+        partial.retain(|&slot| {
+            let Some(c) = self.conns.get_mut(slot).and_then(Option::as_mut) else {
+                return false;
+            };
+            match c.frame_since {
+                None => false,
+                Some(t) if now.duration_since(t) >= self.frame_timeout => {
+                    let id = c.id;
+                    if let Some(mut c) = self.remove(slot) {
+                        c.link.queue_close(wslink::CLOSE_POLICY);
+                        let _ = c.link.poll_flush(&mut Context::from_waker(Waker::noop()));
+                    }
+                    self.gone.push(id);
+                    false
+                }
+                Some(_) => true,
+            }
+        });
+        self.partial = partial;
+    }
+
+    /// When the oldest unfinished frame runs out of time.
+    fn frame_deadline(&self) -> Option<Instant> {
+        self.partial
+            .iter()
+            .filter_map(|&slot| self.conns.get(slot)?.as_ref()?.frame_since)
+            .min()
+            .map(|t| t + self.frame_timeout)
     }
 
     fn remove(&mut self, slot: usize) -> Option<Conn> {
@@ -275,7 +342,9 @@ impl WsServer {
         let Some(c) = self.conns[slot].as_mut() else {
             return Queued::NotOurs;
         };
-        if c.unflushed >= self.queue {
+        if c.unflushed >= self.queue
+            || (c.link.has_unwritten() && c.link.unwritten_len() + data.len() > self.max_unwritten)
+        {
             self.close(id);
             return Queued::TooSlow;
         }
@@ -419,8 +488,13 @@ impl ServerTransport for WsServer {
 
     fn next_wake(&self) -> Option<Instant> {
         // A failed `accept` (out of descriptors, say) is retried soon after.
-        self.accept_failed
-            .then(|| Instant::now() + Duration::from_millis(10))
+        let retry = self
+            .accept_failed
+            .then(|| Instant::now() + Duration::from_millis(10));
+        match (retry, self.frame_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn local_addr(&self) -> Option<std::net::SocketAddr> {
@@ -590,5 +664,139 @@ mod slow_clients {
             "refused at the size limit, not the timeout"
         );
         drop(client.await);
+    }
+
+    /// Drives `server` until `until` returns true for the events so far or `limit` passes,
+    /// waking at its own deadlines as the host does.
+    async fn drive(
+        server: &mut WsServer,
+        limit: Duration,
+        mut until: impl FnMut(&[String]) -> bool,
+    ) -> Vec<String> {
+        let end = Instant::now() + limit;
+        let mut seen = Vec::new();
+        while !until(&seen) && Instant::now() < end {
+            let deadline = ServerTransport::next_wake(server);
+            let wake = deadline.unwrap_or(end).min(end);
+            let _ = tokio::time::timeout(
+                wake.saturating_duration_since(Instant::now()) + Duration::from_millis(5),
+                std::future::poll_fn(|cx| {
+                    let any = server.poll(cx, |ev| {
+                        seen.push(match ev {
+                            WsEvent::Connected(id) => format!("connected {id}"),
+                            WsEvent::Packet(id, d) => format!("packet {id} {}", d.len()),
+                            WsEvent::Closed(id) => format!("closed {id}"),
+                        });
+                        true
+                    });
+                    // What the poll queued (pongs) goes out, as the host's turn ends.
+                    server.flush();
+                    // Back to the loop for the events, or for a new deadline's timer.
+                    if any || ServerTransport::next_wake(server) != deadline {
+                        Poll::Ready(())
+                    } else {
+                        Poll::Pending
+                    }
+                }),
+            )
+            .await;
+        }
+        seen
+    }
+
+    /// Upgrades a raw client; returns it after the answer and the 4-byte id message.
+    async fn raw_client(addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+        use tokio::io::AsyncReadExt;
+        let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+        tcp.write_all(
+            b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        )
+        .await
+        .unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(tcp.read_u8().await.unwrap());
+        }
+        let mut id = [0; 6];
+        tcp.read_exact(&mut id).await.unwrap();
+        assert_eq!(id[..2], [0x82, 4], "the id message");
+        tcp
+    }
+
+    /// Slowloris, frame phase (issue 40): a client that begins a frame and never finishes
+    /// it is closed with 1008 when the frame's time is up (here 1 s, `FRAME_TIMEOUT` in a
+    /// server), having cost its read buffer only; a client that sends whole frames and
+    /// then nothing stays.
+    #[tokio::test]
+    async fn a_frame_never_finished_is_closed_at_its_time_limit() {
+        use tokio::io::AsyncReadExt;
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut server = WsServer::new(listener, 1 << 20, 4096);
+        server.frame_timeout = Duration::from_secs(1);
+        // The handshakes run in the server's poll: the clients wait in tasks.
+        let clients = tokio::spawn(async move { (raw_client(addr).await, raw_client(addr).await) });
+        let seen = drive(&mut server, Duration::from_secs(2), |s| s.len() == 2).await;
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        let (mut stalled, mut idle) = clients.await.unwrap();
+        // A whole ping from the idle one; three bytes of a header from the other.
+        idle.write_all(&[0x89, 0x80, 1, 2, 3, 4]).await.unwrap();
+        stalled.write_all(&[0x82, 0xFE, 0x01]).await.unwrap();
+        let started = Instant::now();
+        let seen = drive(&mut server, Duration::from_secs(3), |s| {
+            s.iter().any(|e| e.starts_with("closed"))
+        })
+        .await;
+        let took = started.elapsed();
+        assert_eq!(seen.len(), 1, "one closed: {seen:?}");
+        assert!(
+            took >= Duration::from_millis(950) && took < Duration::from_millis(1500),
+            "{took:?}"
+        );
+        let mut close = [0; 4];
+        stalled.read_exact(&mut close).await.unwrap();
+        assert_eq!(close, [0x88, 2, 0x03, 0xF0], "close 1008");
+        // The idle client got its pong and is still there a second later.
+        let mut pong = [0; 2];
+        idle.read_exact(&mut pong).await.unwrap();
+        assert_eq!(pong, [0x8A, 0]);
+        let seen = drive(&mut server, Duration::from_millis(1200), |_| false).await;
+        assert!(seen.is_empty(), "{seen:?}");
+        assert_eq!(server.by_id.len(), 1);
+    }
+
+    /// A client that stops reading: what waits for it is bounded in bytes (here 4 MiB, the
+    /// bound for packets up to 1 MiB), then it is dropped as too slow.
+    #[tokio::test]
+    async fn a_client_that_does_not_read_is_dropped_at_the_byte_bound() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut server = WsServer::new(listener, 1 << 20, 4096);
+        let client = tokio::spawn(raw_client(addr));
+        let seen = drive(&mut server, Duration::from_secs(2), |s| !s.is_empty()).await;
+        let _client = client.await.unwrap();
+        let id: i32 = seen[0].strip_prefix("connected ").unwrap().parse().unwrap();
+        let packet = vec![7; 256 * 1024];
+        let mut sent = 0usize;
+        loop {
+            match server.send(id, &packet) {
+                Queued::Yes => sent += packet.len(),
+                Queued::TooSlow => break,
+                Queued::NotOurs => panic!("the client is ours"),
+            }
+            server.flush();
+            let slot = server.by_id[&id];
+            let c = server.conns[slot].as_ref().unwrap();
+            assert!(
+                c.link.unwritten_len() <= MAX_UNWRITTEN,
+                "{}",
+                c.link.unwritten_len()
+            );
+            assert!(sent < 1 << 30, "never dropped");
+        }
+        assert!(!server.by_id.contains_key(&id), "dropped");
+        // What the kernel's buffers took, and the 4 MiB the server held.
+        assert!(sent > MAX_UNWRITTEN, "{sent}");
     }
 }

@@ -194,3 +194,103 @@ fn an_enet_connect_on_loopback_takes_no_retransmission_timeout() {
         "connects took {took:?}"
     );
 }
+
+/// Bounded memory per ENet peer (issue 40): a peer that vanished (no disconnect, no
+/// datagram ever again) holds every reliable packet sent to it until ENet times it out.
+/// With `queue_size(32)`, once it has not been heard from for ENet's one-second window,
+/// the 33rd reliable packet sent to it drops it as too slow (its queue freed), while a
+/// live peer sent the same packets, one every 20 ms, stays and gets them all.
+#[test]
+fn a_vanished_enet_peer_is_dropped_at_the_queue_bound() {
+    use godot_bin_multiplayer::TransferMode;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (ids_tx, ids_rx) = std::sync::mpsc::channel::<(i32, i32)>();
+    let server = std::thread::spawn(move || {
+        current_thread().block_on(async {
+            let mut host = net::Host::builder(scene())
+                .enet("127.0.0.1:0".parse().unwrap())
+                .queue_size(32)
+                .start()
+                .await
+                .unwrap();
+            tx.send(host.enet_addr().unwrap()).unwrap();
+            let mut connected = Vec::new();
+            while connected.len() < 2 {
+                if let Event::PeerConnected(id) = host.next_event().await.unwrap() {
+                    connected.push(id);
+                }
+            }
+            let (gone, live) = ids_rx.recv().unwrap();
+            // The vanished peer's last datagram leaves ENet's window.
+            let quiet = tokio::time::Instant::now() + Duration::from_millis(1500);
+            while let Ok(ev) = tokio::time::timeout_at(quiet, host.next_event()).await {
+                assert!(!matches!(ev, Ok(Event::PeerDisconnected(_))), "{ev:?}");
+            }
+            // One packet to each every 20 ms, the host serving its sockets between: the
+            // live peer acknowledges each, the vanished one none.
+            let mut left = Vec::new();
+            let mut refused = None;
+            for i in 0..64u8 {
+                // The transport refuses the 33rd reliable packet since the peer was last
+                // heard from (the session's own notices of the other peer among them) and
+                // the peer is dropped; the session refuses what follows.
+                let sent = host.send_bytes(gone, &[i; 100], TransferMode::Reliable, 0);
+                match (sent.is_ok(), refused) {
+                    (false, None) => refused = Some(i),
+                    (ok, r) => assert!(ok == r.is_none(), "packet {i}: {sent:?}"),
+                }
+                host.send_bytes(live, &[i; 100], TransferMode::Reliable, 0)
+                    .unwrap();
+                host.flush();
+                let until = tokio::time::Instant::now() + Duration::from_millis(20);
+                while let Ok(ev) = tokio::time::timeout_at(until, host.next_event()).await {
+                    if let Event::PeerDisconnected(id) = ev.unwrap() {
+                        left.push(id);
+                    }
+                }
+            }
+            let first = refused.expect("the vanished peer was dropped");
+            assert!((30..=33).contains(&first), "dropped at packet {first}");
+            (left, host.peers().collect::<Vec<_>>())
+        })
+    });
+    let addr = rx.recv().unwrap();
+    let got = current_thread().block_on(async {
+        let mut gone = net::Peer::builder(scene())
+            .connect_enet(addr)
+            .await
+            .unwrap();
+        let mut live = net::Peer::builder(scene())
+            .connect_enet(addr)
+            .await
+            .unwrap();
+        // Each is admitted (the engine's auth exchange) before one vanishes.
+        for p in [&mut gone, &mut live] {
+            while !matches!(p.next_event().await.unwrap(), Event::ConnectedToServer) {}
+            // The server reports an ENet peer once a datagram follows the handshake.
+            p.rpc_id(1, "Echo", "echo", &(1,)).unwrap();
+            p.flush().await.unwrap();
+        }
+        ids_tx.send((gone.unique_id(), live.unique_id())).unwrap();
+        let gone_id = gone.unique_id();
+        // Vanishes: its socket stays open, and nothing ever services it again.
+        std::mem::forget(gone);
+        let mut bytes = 0;
+        while bytes < 64 {
+            match tokio::time::timeout(Duration::from_secs(5), live.next_event()).await {
+                Ok(Ok(Event::Bytes { .. })) => bytes += 1,
+                // The notice that the other peer left, among others.
+                Ok(Ok(_)) => {}
+                _ => break,
+            }
+        }
+        (gone_id, live.unique_id(), bytes)
+    });
+    let (left, peers) = server.join().unwrap();
+    let (gone, live, bytes) = got;
+    // Dropped as the engine's `disconnect_peer` drops a peer: no event of its own.
+    assert_eq!(left, Vec::<i32>::new());
+    assert_ne!(gone, live);
+    assert_eq!(peers, vec![live]);
+    assert_eq!(bytes, 64, "the live peer got every packet");
+}

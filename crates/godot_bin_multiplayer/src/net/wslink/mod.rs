@@ -15,7 +15,7 @@
 
 mod frames;
 
-pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, READ_BUFFER};
+pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, CLOSE_POLICY, READ_BUFFER};
 use frames::*;
 use std::io;
 use std::pin::Pin;
