@@ -1,5 +1,5 @@
 //! The bare transport: an echo server of SceneMultiplayer's packets on the same transport
-//! code as `net::Host` (its WebSocket framing, `net/wslink.rs`, on tokio; rusty_enet), with
+//! code as `net::Host` (its WebSocket framing, `net/wslink/`, on tokio; rusty_enet), with
 //! no session in between.
 //! It is the limit the load run holds the SceneMultiplayer server to
 //! (`benches/multiplayer_load.sh`): whatever the Rust server spends per call beyond this

@@ -12,6 +12,8 @@
 //! `--batch-window-us N` lets the host gather for N microseconds after a turn that left
 //! nothing to do (`HostBuilder::batch_window`; default 0, none): fewer wake-ups a call,
 //! at most N µs more latency. The load run sets 200 (benches/multiplayer_load.sh).
+//! `--queue PACKETS` bounds what may wait for one peer (`HostBuilder::queue_size`,
+//! default 4096).
 //!
 //! It hosts a node at path `Echo` whose RPCs are `echo(value)`, `echo_many(a, b, c)` (any
 //! peer, reliable) and `echo_unreliable(value)` (any peer, unreliable ordered, channel 1),
@@ -29,7 +31,7 @@ use std::time::Duration;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT] [--status SECS] [--batch-window-us N]   (at least one port)"
+        "usage: multiplayer_echo [--bind IP] [--ws PORT] [--enet PORT] [--status SECS] [--batch-window-us N] [--queue PACKETS]   (at least one port)"
     );
     std::process::exit(2);
 }
@@ -40,6 +42,7 @@ fn main() -> godot_bin_multiplayer::Result<()> {
     let mut bind = IpAddr::from([0, 0, 0, 0]);
     let mut status = None;
     let mut window = Duration::ZERO;
+    let mut queue = 4096;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else { usage() };
@@ -49,6 +52,7 @@ fn main() -> godot_bin_multiplayer::Result<()> {
             "--enet" => enet = Some(port()),
             "--bind" => bind = value.parse().unwrap_or_else(|_| usage()),
             "--status" => status = Some(port()),
+            "--queue" => queue = value.parse().unwrap_or_else(|_| usage()),
             "--batch-window-us" => {
                 window = Duration::from_micros(value.parse().unwrap_or_else(|_| usage()))
             }
@@ -64,7 +68,9 @@ fn main() -> godot_bin_multiplayer::Result<()> {
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let mut builder = net::Host::builder(echo_scene()?).batch_window(window);
+        let mut builder = net::Host::builder(echo_scene()?)
+            .batch_window(window)
+            .queue_size(queue);
         if let Some(p) = ws {
             builder = builder.websocket(SocketAddr::new(bind, p));
         }
