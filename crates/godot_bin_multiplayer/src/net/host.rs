@@ -82,7 +82,9 @@ impl HostBuilder {
 
     /// How many packets may wait for one peer before it is dropped as too slow (default
     /// 4096, the engine's outbound queue), as the engine's `disconnect_peer` drops one (no
-    /// `PeerDisconnected` event).
+    /// `PeerDisconnected` event). Keep it above the number of peers: a peer's admission
+    /// sends it one notice per peer already there, at once (at 64 with 1,000 peers, the
+    /// soak's live peers were dropped as they joined; benches/RESULTS.md, issue 40).
     ///
     /// The bounds per peer, with the default sizes (`max_packet_size` 1 MiB):
     /// - WebSocket: 4096 packets written since the last write the socket finished, and

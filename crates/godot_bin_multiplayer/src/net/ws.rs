@@ -2,7 +2,8 @@
 //! upgrade with a single-token `Connection: Upgrade`, no subprotocol and no extension, then
 //! sends the client's id as one 4-byte binary message; every packet is one binary message.
 //! The server's connections are framed by [`wslink`](super::wslink); the client
-//! ([`connect`]) runs on tokio-tungstenite.
+//! ([`connect`]) runs on tokio-tungstenite. What the server refuses, with which close code,
+//! and what each client may cost it: the crate's `docs/websocket.md`.
 
 use super::random_id;
 use super::ready::Ready;
