@@ -7,6 +7,7 @@
 //! container, key, engine), a save's other values byte for byte; a binary scene is rebuilt
 //! from its text when that text carries all of it.
 
+use crate::change::{type_note, Change};
 use crate::edit_save::{save_target, Save};
 use crate::failure::Failure;
 use crate::input::{self, KeyArgs, PacketArgs};
@@ -189,23 +190,6 @@ fn inexact_note() {
         "godot-bin: note: the text form does not give this value back exactly (a \
          Dictionary's order, a float's last bits), nor would the engine's; --json does"
     );
-}
-
-/// What `set` did: the file's new bytes, what it says on stderr.
-pub(crate) struct Change {
-    pub(crate) bytes: Vec<u8>,
-    /// Where, for people: `[node name="Player"] position`, `[application] config/name`.
-    pub(crate) label: String,
-    /// The old value's text; `None` when the property or key is new.
-    pub(crate) old: Option<String>,
-    pub(crate) new: String,
-    pub(crate) added: bool,
-    /// Whether the value was already there, exactly (Dictionary order and float bits
-    /// included): then nothing is written.
-    pub(crate) same: bool,
-    /// How the file was written: `1 line changed`, `binary resource written again`...
-    pub(crate) how: String,
-    pub(crate) note: Option<String>,
 }
 
 /// Writes `bytes` to `path` whole or not at all, a symbolic link's target in place of the
@@ -837,16 +821,5 @@ fn set_config(
         same,
         how: String::new(),
         note: type_note(old_type, &value),
-    })
-}
-
-/// A note when the new value's type is not the old one's.
-pub(crate) fn type_note(old: Option<godot_bin::VariantType>, new: &Variant) -> Option<String> {
-    let old = old?;
-    (old != new.get_type()).then(|| {
-        format!(
-            "the value was {old} and is now {}: check that the game expects that",
-            new.get_type()
-        )
     })
 }

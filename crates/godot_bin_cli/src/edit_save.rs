@@ -2,7 +2,7 @@
 //! inside it (`0.items.2`), read and written back in the save's own form, its other
 //! values byte for byte.
 
-use crate::edit::*;
+use crate::change::{type_note, Change};
 use crate::failure::Failure;
 use crate::input::{self, KeyArgs, PacketArgs};
 use godot_bin::{Dialect, Variant};

@@ -39,6 +39,7 @@
 //!
 //! The JSON mapping is described in `godot-bin dump --help`.
 
+mod change;
 mod edit;
 mod edit_save;
 mod explain;
