@@ -270,10 +270,10 @@ fn sci_layout(neg: bool, m: u64, digits: usize, exp: i32) -> String {
 
 /// `0.mmm x 10^(exp+1)` laid out as `%g` would: plain digits when the exponent is small,
 /// else `d.ddde±XX`; always with a `.` or an exponent so it reads as a float.
-fn layout(neg: bool, m: u64, digits: usize, exp: i32) -> String {
+fn layout(neg: bool, m: u64, digits: usize, exp0: i32) -> String {
     let mut s = m.to_string();
     // `m` may have gained a digit (999 + 1).
-    let exp = exp + (s.len() as i32 - digits as i32);
+    let exp = exp0 + (s.len() as i32 - digits as i32);
     let sign = if neg { "-" } else { "" };
     while s.len() > 1 && s.ends_with('0') {
         s.pop();
@@ -287,17 +287,7 @@ fn layout(neg: bool, m: u64, digits: usize, exp: i32) -> String {
             format!("{sign}{s}{}.0", "0".repeat(exp as usize + 1 - s.len()))
         }
     } else {
-        let (a, b) = s.split_at(1);
-        let b = if b.is_empty() {
-            String::new()
-        } else {
-            format!(".{b}")
-        };
-        format!(
-            "{sign}{a}{b}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        )
+        sci_layout(neg, m, digits, exp0)
     }
 }
 

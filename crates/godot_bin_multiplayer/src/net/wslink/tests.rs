@@ -154,11 +154,19 @@ fn parse_stays_inside_random_input() {
 /// Echoes every message until the connection ends; returns what came.
 async fn echo(mut link: Link) -> Vec<Vec<u8>> {
     let mut got = Vec::new();
+    run_link(&mut link, 4, |m, replies| {
+        replies.queue(m);
+        got.push(m.to_vec());
+    })
+    .await;
+    got
+}
+
+/// Reads `link` in turns of `budget` frames, handing each message to `on`, and writes
+/// what was queued after every turn, until the connection ends.
+async fn run_link(link: &mut Link, budget: usize, mut on: impl FnMut(&[u8], &mut Replies<'_>)) {
     std::future::poll_fn(|cx| loop {
-        let turn = link.poll_messages(cx, 4, |m, replies| {
-            replies.queue(m);
-            got.push(m.to_vec());
-        });
+        let turn = link.poll_messages(cx, budget, &mut on);
         let _ = link.poll_flush(cx);
         match turn {
             Turn::More => continue,
@@ -167,7 +175,6 @@ async fn echo(mut link: Link) -> Vec<Vec<u8>> {
         }
     })
     .await;
-    got
 }
 
 async fn serve(max: usize) -> (std::net::SocketAddr, tokio::task::JoinHandle<Vec<Vec<u8>>>) {
