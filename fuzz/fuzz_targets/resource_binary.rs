@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let _ = res.check_references();
         if let Ok(converted) = res.to_text() {
-            let text = converted.resource.to_string();
+            let text = converted.file.to_string();
             let back: TextResource = text.parse().expect("text this crate wrote reads back");
             assert_eq!(back.to_string(), text, "text rewrite");
         }

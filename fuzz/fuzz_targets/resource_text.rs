@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(res.to_string().as_bytes(), text, "text resource round trip");
             let _ = res.check_references();
             if let Ok(converted) = res.to_binary() {
-                if let Ok(bytes) = converted.resource.to_bytes() {
+                if let Ok(bytes) = converted.file.to_bytes() {
                     let back = BinaryResource::from_bytes(&bytes)
                         .expect("a binary file this crate wrote reads back");
                     assert_eq!(back.to_bytes().unwrap(), bytes, "binary rewrite");
@@ -34,12 +34,12 @@ fuzz_target!(|data: &[u8]| {
             let Ok(cfg) = ConfigFile::parse(text) else {
                 return;
             };
-            assert_eq!(cfg.to_text(), text, "ConfigFile round trip");
+            assert_eq!(cfg.to_string(), text, "ConfigFile round trip");
             let mut again = cfg.clone();
             again.reprint();
-            let printed = again.to_text();
+            let printed = again.to_string();
             let reread = ConfigFile::parse(&printed).expect("a reprinted ConfigFile reads back");
-            assert_eq!(reread.to_text(), printed, "reprinted ConfigFile round trip");
+            assert_eq!(reread.to_string(), printed, "reprinted ConfigFile round trip");
         }
     });
 });

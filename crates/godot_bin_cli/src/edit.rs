@@ -431,7 +431,7 @@ fn missing_property(label: &str, property: &str, names: Vec<&str>, scene: bool) 
 fn resource_text(v: &Variant, dialect: Dialect) -> String {
     let mut t = TextResource::new_resource("Resource", dialect);
     if let Some(r) = t.resource_mut() {
-        r.set("v", v.clone());
+        r.properties_mut().set("v", v.clone());
     }
     after_marker(&t.to_string(), "\nv = ")
 }
@@ -457,7 +457,9 @@ fn parse_resource_value(text: &str, format: i64) -> Result<Variant, Failure> {
     let bad = |why: String| Failure::msg(format!("VALUE: {why}")).with_hint(quote_hint(text));
     let t = TextResource::parse(&doc).map_err(|e| bad(located(&e, head.len())))?;
     match t.sections() {
-        [s] if s.properties().len() == 1 => Ok(s.get("v").cloned().unwrap_or_default()),
+        [s] if s.properties().len() == 1 => {
+            Ok(s.properties().get("v").cloned().unwrap_or_default())
+        }
         _ => Err(bad("not one value".into())),
     }
 }
@@ -536,18 +538,18 @@ fn config_target(c: &ConfigFile, target: &str, adding: bool) -> Result<(String, 
 }
 
 /// A binary resource's section named by `sel`: its main resource or a sub-resource.
-fn binary_internal<'a>(
+fn binary_sub_resource<'a>(
     b: &'a BinaryResource,
     sel: &Sel,
-) -> Result<(&'a godot_bin_files::resource::Internal, String), Failure> {
+) -> Result<(&'a godot_bin_files::resource::SubResource, String), Failure> {
     match sel {
         Sel::Main => Ok((b.resource(), "[resource]".into())),
         Sel::Sub(id) => b
-            .internal(id)
+            .sub_resource(id)
             .map(|i| (i, format!("SubResource(\"{id}\")")))
             .ok_or_else(|| {
                 let ids: Vec<&str> = b
-                    .internals()
+                    .sub_resources()
                     .iter()
                     .map(|i| i.id())
                     .filter(|i| !i.is_empty())
@@ -571,12 +573,12 @@ fn doc_value(doc: &Doc, target: &str) -> Result<(Variant, String, bool), Failure
             // say what that text does not carry.
             let conv = b.to_text().map_err(|e| Failure::msg(e.to_string()))?;
             resources::report(&conv.issues);
-            text_value(&conv.resource, target)
+            text_value(&conv.file, target)
         }
         Doc::Binary(b) => {
             let (sel, property) = parse_where(target, false)?;
-            let (internal, label) = binary_internal(b, &sel)?;
-            let v = internal.get(&property).ok_or_else(|| {
+            let (internal, label) = binary_sub_resource(b, &sel)?;
+            let v = internal.properties().get(&property).ok_or_else(|| {
                 missing_property(
                     &label,
                     &property,
@@ -607,7 +609,7 @@ fn text_value(t: &TextResource, target: &str) -> Result<(Variant, String, bool),
     let (sel, property) = parse_where(target, t.is_scene())?;
     let (i, label) = find_section(t, &sel)?;
     let s = &t.sections()[i];
-    let p = s.property(&property).ok_or_else(|| {
+    let p = s.properties().property(&property).ok_or_else(|| {
         missing_property(
             &label,
             &property,
@@ -671,7 +673,7 @@ fn set_doc(
             if !conv.issues.is_empty() {
                 return Err(refuse("does not carry all of it", &conv.issues));
             }
-            let mut t = conv.resource;
+            let mut t = conv.file;
             let before = t.to_string();
             let mut change = set_in_text(&mut t, target, source)?;
             let changed = lines_changed(&before, &t.to_string());
@@ -679,7 +681,7 @@ fn set_doc(
             if !back.issues.is_empty() {
                 return Err(refuse("does not write back whole", &back.issues));
             }
-            let mut rebuilt = back.resource;
+            let mut rebuilt = back.file;
             rebuilt.set_compression(b.compression());
             change.bytes = rebuilt
                 .to_bytes()
@@ -696,18 +698,18 @@ fn set_doc(
         }
         Doc::Binary(mut b) => {
             let (sel, property) = parse_where(target, false)?;
-            let (internal, label) = binary_internal(&b, &sel)?;
-            let old_value = internal.get(&property).cloned();
+            let (internal, label) = binary_sub_resource(&b, &sel)?;
+            let old_value = internal.properties().get(&property).cloned();
             let id = internal.id().to_owned();
             let dialect = b.dialect();
             let format = if dialect == Dialect::Godot4 { 3 } else { 2 };
             let value = source.value(|text| parse_resource_value(text, format))?;
             let internal = match sel {
-                Sel::Sub(_) => b.internal_mut(&id),
+                Sel::Sub(_) => b.sub_resource_mut(&id),
                 _ => Some(b.resource_mut()),
             }
             .ok_or_else(|| Failure::msg("the sub-resource went missing"))?;
-            internal.set(&property, value.clone());
+            internal.properties_mut().set(&property, value.clone());
             b.check_references()
                 .map_err(|e| Failure::msg(format!("VALUE: {e}; nothing changed")))?;
             let bytes = b.to_bytes().map_err(|e| Failure::msg(e.to_string()))?;
@@ -764,16 +766,19 @@ fn set_in_text(
     let (sel, property) = parse_where(target, t.is_scene())?;
     let (i, label) = find_section(t, &sel)?;
     let value = source.value(|text| parse_resource_value(text, t.format()))?;
-    let old = t.sections()[i].property(&property).map(|p| {
+    let old = t.sections()[i].properties().property(&property).map(|p| {
         p.source_text()
             .map(str::to_owned)
             .unwrap_or_else(|| resource_text(p.value(), t.dialect()))
     });
     let new = resource_text(&value, t.dialect());
     let section = &mut t.sections_mut()[i];
-    let old_type = section.get(&property).map(Variant::get_type);
-    let same = section.get(&property).is_some_and(|o| o.eq_ordered(&value));
-    section.set(&property, value.clone());
+    let old_type = section.properties().get(&property).map(Variant::get_type);
+    let same = section
+        .properties()
+        .get(&property)
+        .is_some_and(|o| o.eq_ordered(&value));
+    section.properties_mut().set(&property, value.clone());
     // A reference to an id the file does not have would not load.
     t.check_references()
         .map_err(|e| Failure::msg(format!("VALUE: {e}; nothing changed")))?;

@@ -150,7 +150,7 @@ pub fn dump(doc: &Doc, json_out: bool, out: &mut impl Write) -> Result<(), Failu
             let conv = b.to_text().map_err(|e| failure(Path::new("input"), e))?;
             eprintln!("godot-bin: binary {} shown as text", form_name(b));
             report(&conv.issues);
-            conv.resource.to_string()
+            conv.file.to_string()
         }
         Doc::Config(c) | Doc::Encrypted(c, ..) => c.to_string(),
     };
@@ -267,7 +267,7 @@ fn to_json(doc: &Doc) -> Result<Value, godot_bin_files::Error> {
             },
         ),
         Doc::Binary(b) => {
-            let text = b.to_text()?.resource;
+            let text = b.to_text()?.file;
             let mut j = text_json(
                 &text,
                 if b.is_scene() {
@@ -523,7 +523,7 @@ fn take<T>(
 ) -> Result<T, Failure> {
     let c = r.map_err(|e| failure(output, e))?;
     issues.extend(c.issues);
-    Ok(c.resource)
+    Ok(c.file)
 }
 
 fn upgrade(
@@ -536,7 +536,7 @@ fn upgrade(
     }
     let c = t.to_godot4()?;
     issues.extend(c.issues);
-    Ok(c.resource)
+    Ok(c.file)
 }
 
 /// A fresh initial vector for a new Godot 4 encrypted file, from the system's randomness.

@@ -125,7 +125,7 @@ fn set_changes_one_line_of_a_scene() {
     );
     let t = TextResource::from_bytes(&after).unwrap();
     assert_eq!(
-        t.node("Player").unwrap().get("position"),
+        t.node("Player").unwrap().properties().get("position"),
         Some(&Variant::Vector2(Vector2::new(1.0, 2.0)))
     );
     // A negative number is a value, not an option, before or after the options.
@@ -311,14 +311,17 @@ fn set_writes_a_binary_resource_again_in_its_form() {
             let (_, err) = ok(&["set", &res, "hp", "7"]);
             assert!(err.contains("150 -> 7"), "{engine}/{name}: {err}");
             let after = BinaryResource::from_bytes(&std::fs::read(&res).unwrap()).unwrap();
-            assert_eq!(after.resource().get("hp"), Some(&Variant::Int(7)));
+            assert_eq!(
+                after.resource().properties().get("hp"),
+                Some(&Variant::Int(7))
+            );
             // Same engine, format and compression; every other property as it was.
             assert_eq!(after.header(), before.header(), "{engine}/{name}");
             assert_eq!(after.compression(), before.compression(), "{engine}/{name}");
             for p in before.resource().properties().iter() {
                 if p.name() != "hp" {
                     assert_eq!(
-                        after.resource().get(p.name()),
+                        after.resource().properties().get(p.name()),
                         Some(p.value()),
                         "{}",
                         p.name()

@@ -112,12 +112,18 @@ fn convert_moves_between_forms_by_extension() {
     let (ok, out, err) = run(&["convert", &tres, &res]);
     assert!(ok, "{err}{out}");
     let bin = BinaryResource::from_bytes(&std::fs::read(&res).unwrap()).unwrap();
-    assert_eq!(bin.resource().get("hp"), Some(&Variant::Int(150)));
+    assert_eq!(
+        bin.resource().properties().get("hp"),
+        Some(&Variant::Int(150))
+    );
     let back = dir.join("back.tres").to_string_lossy().into_owned();
     let (ok, _, err) = run(&["convert", &res, &back]);
     assert!(ok, "{err}");
     let text = TextResource::from_bytes(&std::fs::read(&back).unwrap()).unwrap();
-    assert_eq!(text.resource().unwrap().get("hp"), Some(&Variant::Int(150)));
+    assert_eq!(
+        text.resource().unwrap().properties().get("hp"),
+        Some(&Variant::Int(150))
+    );
 
     // A Godot 3 scene stays Godot 3 between its forms, with nothing to report...
     let g3 = put(&dir, "level3.tscn", &fixture("godot3", "level.tscn"));

@@ -450,11 +450,6 @@ impl ConfigFile {
     pub fn reprint(&mut self) {
         self.doc.forget_text();
     }
-
-    /// The file's text, as [`Display`](fmt::Display) writes it.
-    pub fn to_text(&self) -> String {
-        self.doc.write(self.style(), true)
-    }
 }
 
 /// The section `name` (its first block, when the file repeats its header: [`get`] and
@@ -485,9 +480,10 @@ impl std::ops::IndexMut<&str> for ConfigFile {
     }
 }
 
+/// The file's text: `to_string()` is what [`save`](ConfigFile::save) writes.
 impl fmt::Display for ConfigFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
+        f.write_str(&self.doc.write(self.style(), true))
     }
 }
 

@@ -21,7 +21,7 @@
 //! strings; scripts are reported (GDScript 3 does not run in Godot 4).
 
 use super::binary::{
-    uid_from_text, uid_to_text, BinaryResource, External, Internal, FLAG_HAS_SCRIPT_CLASS,
+    uid_from_text, uid_to_text, BinaryResource, ExtResource, SubResource, FLAG_HAS_SCRIPT_CLASS,
     INVALID_UID,
 };
 use super::document::Section;
@@ -39,7 +39,7 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct Converted<T> {
     /// The new file.
-    pub resource: T,
+    pub file: T,
     /// What could not be carried over exactly.
     pub issues: Vec<Issue>,
 }
@@ -133,7 +133,7 @@ impl TextResource {
         } else {
             self.header().type_name().unwrap_or("Resource").to_string()
         };
-        let mut bin = BinaryResource::new(&class, dialect);
+        let mut bin = BinaryResource::new_resource(&class, dialect);
         let engine = self.engine();
         bin.header_mut().version = (engine.major, engine.minor);
         bin.header_mut().format = engine.facts().binary_format;
@@ -178,45 +178,40 @@ impl TextResource {
                     path.to_string()
                 }
             };
-            let id = bin.add_external(e.type_name().unwrap_or("Resource"), &path);
-            if let Some(slot) = bin.externals_mut().last_mut() {
-                if slot.uid.is_some() {
-                    slot.uid = Some(e.uid().and_then(uid_from_text).unwrap_or(INVALID_UID));
-                }
-            }
+            let id = bin.add_ext_resource(e.type_name().unwrap_or("Resource"), &path, e.uid());
             ext.insert(e.id().unwrap_or_default(), id);
         }
         let main = bin
-            .internals_mut()
+            .resources_mut()
             .pop()
             .expect("a new file has its main resource");
         for s in self.sub_resources() {
             let id = s.id().unwrap_or_default();
-            let mut r = Internal::new(&id, s.type_name().unwrap_or("Resource"));
+            let mut r = SubResource::new(&id, s.type_name().unwrap_or("Resource"));
             let name = section_name(s);
             for p in s.properties() {
                 let mut v = p.value().clone();
                 to_binary_value(&mut v, &ext, (&name, p.name()), &mut issues);
-                r.set(p.name(), v);
+                r.properties_mut().set(p.name(), v);
             }
-            bin.internals_mut().push(r);
+            bin.resources_mut().push(r);
         }
         let mut main = main;
         if self.is_scene() {
             let mut bundle = Variant::Dictionary(Bundle::from_sections(self)?.to_dictionary());
             to_binary_value(&mut bundle, &ext, ("[node]", ""), &mut issues);
-            main.set("_bundled", bundle);
+            main.properties_mut().set("_bundled", bundle);
         } else if let Some(s) = self.resource() {
             for p in s.properties() {
                 let mut v = p.value().clone();
                 to_binary_value(&mut v, &ext, ("[resource]", p.name()), &mut issues);
-                main.set(p.name(), v);
+                main.properties_mut().set(p.name(), v);
             }
         }
         if dialect != Dialect::Godot4 {
             // Godot 3 numbers its internal resources; the main one follows the others.
             let next = bin
-                .internals()
+                .sub_resources()
                 .iter()
                 .filter_map(|r| r.id().parse::<u64>().ok())
                 .max()
@@ -224,12 +219,9 @@ impl TextResource {
                 + 1;
             main = rename(main, &next.to_string());
         }
-        bin.internals_mut().push(main);
+        bin.resources_mut().push(main);
         issues.dedup();
-        Ok(Converted {
-            resource: bin,
-            issues,
-        })
+        Ok(Converted { file: bin, issues })
     }
 }
 
@@ -257,11 +249,11 @@ fn resolve(own: &str, rel: &str) -> String {
     format!("{scheme}://{}", parts.join("/"))
 }
 
-fn rename(r: Internal, id: &str) -> Internal {
-    let mut fresh = Internal::new(id, r.type_name());
+fn rename(r: SubResource, id: &str) -> SubResource {
+    let mut fresh = SubResource::new(id, r.type_name());
     for p in r.properties() {
         let (k, v) = (p.name(), p.value());
-        fresh.set(k, v.clone());
+        fresh.properties_mut().set(k, v.clone());
     }
     fresh
 }
@@ -308,16 +300,15 @@ impl BinaryResource {
         if dialect == Dialect::Godot4 && uid != INVALID_UID && uid <= i64::MAX as u64 {
             res.header_mut().set_attr("uid", uid_to_text(uid));
         }
-        let format4 = self
-            .internals()
-            .iter()
+        let format4 = std::iter::once(self.resource())
+            .chain(self.sub_resources())
             .flat_map(|r| r.properties())
             .any(|p| needs_format_4(p.value()));
         if format4 && dialect == Dialect::Godot4 && engine.facts().text_format_4 {
             res.header_mut().set_attr("format", 4);
         }
-        for (i, e) in self.externals().iter().enumerate() {
-            let External {
+        for (i, e) in self.ext_resources().iter().enumerate() {
+            let ExtResource {
                 type_name,
                 path,
                 uid,
@@ -337,7 +328,7 @@ impl BinaryResource {
             attrs.push(("id".into(), id));
             res.push_section("ext_resource", attrs);
         }
-        let (subs, main) = self.internals().split_at(self.internals().len() - 1);
+        let (subs, main) = (self.sub_resources(), self.resource());
         for r in subs {
             let attrs = vec![
                 ("type".into(), r.type_name().into()),
@@ -349,7 +340,7 @@ impl BinaryResource {
                 if k == "script" && v.is_nil() {
                     continue;
                 }
-                s.set(
+                s.properties_mut().set(
                     k,
                     from_binary_value(
                         v,
@@ -360,9 +351,8 @@ impl BinaryResource {
                 );
             }
         }
-        let main = &main[0];
         if self.is_scene() {
-            let Some(Variant::Dictionary(bundled)) = main.get("_bundled") else {
+            let Some(Variant::Dictionary(bundled)) = main.properties().get("_bundled") else {
                 return Err(Error::corrupt(
                     "a PackedScene without its _bundled Dictionary",
                 ));
@@ -387,14 +377,12 @@ impl BinaryResource {
                 if k == "script" && v.is_nil() {
                     continue;
                 }
-                s.set(k, from_binary_value(v, "[resource]", k, &mut issues));
+                s.properties_mut()
+                    .set(k, from_binary_value(v, "[resource]", k, &mut issues));
             }
         }
         res.update_load_steps();
-        Ok(Converted {
-            resource: res,
-            issues,
-        })
+        Ok(Converted { file: res, issues })
     }
 }
 
@@ -478,7 +466,7 @@ impl TextResource {
     pub fn to_godot4(&self) -> Result<Converted<TextResource>> {
         if self.dialect() == Dialect::Godot4 {
             return Ok(Converted {
-                resource: self.clone(),
+                file: self.clone(),
                 issues: Vec::new(),
             });
         }
@@ -542,20 +530,17 @@ impl TextResource {
                     ("__meta__", Variant::Dictionary(meta)) => {
                         for (k, v) in meta.iter() {
                             match k.as_str() {
-                                Some(k) => section.set(&format!("metadata/{k}"), godot4_value(v)),
+                                Some(k) => section.properties_mut().set(&format!("metadata/{k}"), godot4_value(v)),
                                 None => issues.push(issue(&name, "__meta__", format!("a metadata key that is not text ({}) has no Godot 4 property", k.get_type()))),
                             }
                         }
                     }
-                    (n, v) => section.set(n, godot4_value(v)),
+                    (n, v) => section.properties_mut().set(n, godot4_value(v)),
                 }
             }
         }
         out.update_load_steps();
-        Ok(Converted {
-            resource: out,
-            issues,
-        })
+        Ok(Converted { file: out, issues })
     }
 }
 

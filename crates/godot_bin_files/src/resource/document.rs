@@ -9,11 +9,14 @@
 //! [`Property::value_mut`]) is printed anew in the file's style, so one changed value is a
 //! diff of one value.
 
+use super::config::fields_of;
 use super::retype;
 use super::syntax::{self, Style};
 use crate::error::{Error, Result};
 use godot_bin::Dialect;
 use godot_bin::{Dictionary, Variant};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::fmt::Write as _;
 
 /// One `key = value` assignment, as the file holds it.
@@ -114,8 +117,9 @@ impl Property {
 /// of [`Property`], one type for every form, with the same methods. A name may repeat (a
 /// file can say it twice); lookups take the last, as the engine reads it.
 ///
-/// Index by name or position gives the value (`props["hp"]`, `props[0]`); indexing a name
-/// that is not there panics, as `HashMap`'s index does ([`get`](Self::get) asks).
+/// Index by name or position gives the value (`props["hp"]`, `props[0]`); reading a name
+/// that is not there panics, as `HashMap`'s index does ([`get`](Self::get) asks), and
+/// assigning to one adds it (`props["hp"] = 3.into()`), as toml_edit's tables do.
 ///
 /// ```
 /// use godot_bin_files::ConfigFile;
@@ -218,6 +222,23 @@ impl Properties {
         }
         d
     }
+
+    /// The properties as a `Deserialize` type: fields by property name (`metadata/hp` with
+    /// `#[serde(rename = "metadata/hp")]`), values with the rules of
+    /// [`godot_bin::from_variant`], references as [`Reference`](super::Reference).
+    pub fn to_struct<T: DeserializeOwned>(&self) -> Result<T> {
+        Ok(godot_bin::from_variant(Variant::Dictionary(
+            self.to_dictionary(),
+        ))?)
+    }
+
+    /// Sets each field of `value` as a property, in order (as [`set`](Self::set)).
+    pub fn set_struct<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        for (k, v) in fields_of(value)? {
+            self.set(&k, v);
+        }
+        Ok(())
+    }
 }
 
 impl<'a> IntoIterator for &'a Properties {
@@ -245,12 +266,14 @@ impl std::ops::Index<&str> for Properties {
     }
 }
 
-/// The value of `name`, to change; panics if there is none (set a new one with
-/// [`Properties::set`]).
+/// The value of `name`, to change; a property not there yet is added at the end (null
+/// until set), as toml_edit's tables add a key.
 impl std::ops::IndexMut<&str> for Properties {
     fn index_mut(&mut self, name: &str) -> &mut Variant {
-        self.get_mut(name)
-            .unwrap_or_else(|| panic!("no property `{name}`"))
+        if self.property(name).is_none() {
+            self.set(name, Variant::Nil);
+        }
+        self.get_mut(name).expect("the property was just added")
     }
 }
 
@@ -745,6 +768,46 @@ fn full_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
     };
     Ok((tag, j + 1))
 }
+
+/// `Index` / `IndexMut` by name and by position for a type that holds a `properties`
+/// field ([`Section`], a binary file's `SubResource`): the same as indexing its
+/// [`Properties`], which owns the rules.
+macro_rules! index_properties {
+    ($ty:ty) => {
+        /// The value of the property `name`; panics if there is none (see
+        /// [`Properties::get`](super::Properties::get)).
+        impl std::ops::Index<&str> for $ty {
+            type Output = godot_bin::Variant;
+            fn index(&self, name: &str) -> &godot_bin::Variant {
+                &self.properties[name]
+            }
+        }
+
+        /// The value of the property `name`, to change; a property not there yet is added
+        /// (null until set).
+        impl std::ops::IndexMut<&str> for $ty {
+            fn index_mut(&mut self, name: &str) -> &mut godot_bin::Variant {
+                &mut self.properties[name]
+            }
+        }
+
+        /// The value of the property at `position`; panics past the end.
+        impl std::ops::Index<usize> for $ty {
+            type Output = godot_bin::Variant;
+            fn index(&self, position: usize) -> &godot_bin::Variant {
+                &self.properties[position]
+            }
+        }
+
+        /// The value of the property at `position`, to change; panics past the end.
+        impl std::ops::IndexMut<usize> for $ty {
+            fn index_mut(&mut self, position: usize) -> &mut godot_bin::Variant {
+                &mut self.properties[position]
+            }
+        }
+    };
+}
+pub(crate) use index_properties;
 
 #[cfg(test)]
 mod tests {

@@ -21,14 +21,14 @@
 //!             [ext_resource type=\"Script\" path=\"res://save.gd\" id=\"1_k2x4b\"]\n\n\
 //!             [resource]\nscript = ExtResource(\"1_k2x4b\")\ngold = 120\nlevel = 3\n";
 //! let mut save: TextResource = text.parse()?;
-//! save.resource_mut().unwrap().set("gold", 9999);
+//! save.resource_mut().unwrap()["gold"] = 9999.into();
 //! assert_eq!(save.to_string(), text.replace("gold = 120", "gold = 9999"));
 //!
 //! // The same save as a binary resource, and back.
-//! let res = save.to_binary()?.resource;
+//! let res = save.to_binary()?.file;
 //! let bytes = res.to_bytes()?;
 //! let again = godot_bin_files::resource::BinaryResource::from_bytes(&bytes)?;
-//! assert_eq!(again.resource().get("gold"), Some(&Variant::Int(9999)));
+//! assert_eq!(again.resource()["gold"], Variant::Int(9999));
 //! # Ok::<(), godot_bin_files::Error>(())
 //! ```
 //!
@@ -51,13 +51,13 @@
 //!   property of the class; a converted binary file lists only the names it uses (the
 //!   engine loads it to the same content). Give the engine's table with
 //!   [`BinaryResource::strings_mut`] (from an engine-made file of the same classes), and a
-//!   property the engine stores at its default with [`Internal::set`] (the binary saver
+//!   property the engine stores at its default with [`Properties::set`] (the binary saver
 //!   stores a null `script`, the text saver leaves it out);
 //! * the ids the engine would draw: external resources are numbered `"1"`, `"2"`... in
 //!   table order, a binary file's main resource gets an id made from a hash (the engine
 //!   draws from the clock); the ids of sub-resources carry over. Give others with
 //!   [`Section::set_attr`] (`id`, `uid` in a text file's tags) or
-//!   [`BinaryResource::internals_mut`] / [`Header::uid`];
+//!   [`BinaryResource::sub_resources_mut`] / [`Header::uid`];
 //! * floats: a binary file holds the exact value, the engine's text saver 6 digits; text
 //!   written here holds the exact value (the shortest text the engine reads back to it);
 //! * a typed Array's element type, which Godot 4.4's binary files do not store (the engine
@@ -90,8 +90,8 @@ mod versions;
 
 pub use crate::issue::Issue;
 pub use binary::{
-    uid_from_text, uid_to_text, BinaryResource, External, Header, Internal, FLAG_HAS_SCRIPT_CLASS,
-    FLAG_NAMED_SCENE_IDS, FLAG_REAL_T_IS_DOUBLE, FLAG_UIDS, INVALID_UID,
+    uid_from_text, uid_to_text, BinaryResource, ExtResource, Header, SubResource,
+    FLAG_HAS_SCRIPT_CLASS, FLAG_NAMED_SCENE_IDS, FLAG_REAL_T_IS_DOUBLE, FLAG_UIDS, INVALID_UID,
 };
 pub use config::ConfigFile;
 pub use convert::Converted;

@@ -444,7 +444,7 @@ impl Bundle {
             }
             let section = res.push_section("node", attrs);
             for (name, value) in props {
-                section.set(&name, value);
+                section.properties_mut().set(&name, value);
             }
         }
         for c in &self.connections {

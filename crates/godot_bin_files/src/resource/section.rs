@@ -1,14 +1,10 @@
 //! [`Section`]'s API: its tag's attributes (typed where the engine gives them a meaning)
 //! and the properties under it, with serde for the properties.
 
-use super::config::fields_of;
-use super::document::{Form, Properties, Property, Section, Tag};
+use super::document::{Form, Properties, Section, Tag};
 use super::reference::Reference;
-use crate::error::Result;
 use godot_bin::Dialect;
-use godot_bin::{Dictionary, Variant};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use godot_bin::Variant;
 
 /// The order the engine writes each section's attributes in, so that an attribute set
 /// anew goes where the engine would put it.
@@ -176,91 +172,6 @@ impl Section {
     pub fn properties_mut(&mut self) -> &mut Properties {
         &mut self.properties
     }
-
-    /// A property by name (the last, if repeated): [`Properties::property`].
-    pub fn property(&self, name: &str) -> Option<&Property> {
-        self.properties.property(name)
-    }
-
-    /// A property by name, to change its value: [`Properties::property_mut`].
-    pub fn property_mut(&mut self, name: &str) -> Option<&mut Property> {
-        self.properties.property_mut(name)
-    }
-
-    /// A property's value: [`Properties::get`].
-    pub fn get(&self, name: &str) -> Option<&Variant> {
-        self.properties.get(name)
-    }
-
-    /// A property's value, to change: [`Properties::get_mut`].
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut Variant> {
-        self.properties.get_mut(name)
-    }
-
-    /// Sets a property: its value in place, or a new line at the end of the section,
-    /// written as the engine writes one ([`Properties::set`]).
-    pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
-        self.properties.set(name, value)
-    }
-
-    /// Removes a property (every line of it); returns its value.
-    pub fn remove(&mut self, name: &str) -> Option<Variant> {
-        self.properties.remove(name)
-    }
-
-    /// The properties as a Dictionary of their names (in order).
-    pub fn to_dictionary(&self) -> Dictionary {
-        self.properties.to_dictionary()
-    }
-
-    /// The properties as a `Deserialize` type: fields by property name (`metadata/hp` with
-    /// `#[serde(rename = "metadata/hp")]`), values with the rules of
-    /// [`godot_bin::from_variant`], references as [`Reference`].
-    pub fn properties_as<T: DeserializeOwned>(&self) -> Result<T> {
-        Ok(godot_bin::from_variant(Variant::Dictionary(
-            self.to_dictionary(),
-        ))?)
-    }
-
-    /// Sets each field of `value` as a property, in order (as [`set`](Self::set)).
-    pub fn set_properties<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        for (k, v) in fields_of(value)? {
-            self.set(&k, v);
-        }
-        Ok(())
-    }
 }
 
-/// The value of the property `name`; panics if there is none ([`Section::get`] asks).
-impl std::ops::Index<&str> for Section {
-    type Output = Variant;
-    fn index(&self, name: &str) -> &Variant {
-        &self.properties[name]
-    }
-}
-
-/// The value of the property `name`, to change; a property not there yet is added (null
-/// until set), as toml_edit's tables add a key.
-impl std::ops::IndexMut<&str> for Section {
-    fn index_mut(&mut self, name: &str) -> &mut Variant {
-        if self.properties.property(name).is_none() {
-            self.properties.set(name, Variant::Nil);
-        }
-        &mut self.properties[name]
-    }
-}
-
-/// The value of the property at `position`; panics past the end.
-impl std::ops::Index<usize> for Section {
-    type Output = Variant;
-    fn index(&self, position: usize) -> &Variant {
-        &self.properties[position]
-    }
-}
-
-/// The value of the property at `position`, to change; panics past the end.
-impl std::ops::IndexMut<usize> for Section {
-    fn index_mut(&mut self, position: usize) -> &mut Variant {
-        &mut self.properties[position]
-    }
-}
+super::document::index_properties!(Section);

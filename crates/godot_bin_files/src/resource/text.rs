@@ -75,10 +75,10 @@ use std::path::Path;
 /// let mut res: TextResource = text.parse()?;
 /// assert_eq!(res.header().type_name(), Some("Resource"));
 /// let main = res.resource().unwrap();
-/// assert_eq!(main.get("icon").and_then(Reference::from_variant), Some(Reference::External("1_ab".into())));
+/// assert_eq!(Reference::from_variant(&main["icon"]), Some(Reference::External("1_ab".into())));
 /// assert_eq!(res.ext_resource("1_ab").and_then(|e| e.path()), Some("res://icon.svg"));
 ///
-/// res.resource_mut().unwrap().set("metadata/gold", 25);
+/// res.resource_mut().unwrap()["metadata/gold"] = 25.into();
 /// assert_eq!(res.to_string(), text.replace("gold = 10", "gold = 25"));
 /// # Ok::<(), godot_bin_files::Error>(())
 /// ```
@@ -174,9 +174,9 @@ impl TextResource {
     /// use godot_bin_files::TextResource;
     ///
     /// let mut level = TextResource::load("game/levels/one.tscn")?;
-    /// level.node_mut("Player").unwrap().set("speed", 320);
+    /// level.node_mut("Player").unwrap()["speed"] = 320.into();
     /// level.save("game/levels/one.tscn")?; // one line changed
-    /// level.to_binary()?.resource.save("game/levels/one.scn")?;
+    /// level.to_binary()?.file.save("game/levels/one.scn")?;
     /// # Ok::<(), godot_bin_files::Error>(())
     /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<TextResource> {
@@ -403,32 +403,36 @@ impl TextResource {
     }
 
     /// The `[resource]` properties as a `Deserialize` type (see
-    /// [`Section::properties_as`]).
+    /// [`Properties::to_struct`](super::Properties::to_struct)).
     pub fn resource_as<T: DeserializeOwned>(&self) -> Result<T> {
         self.resource()
             .ok_or_else(|| no_section("[resource]"))?
-            .properties_as()
+            .properties()
+            .to_struct()
     }
 
     /// Sets the fields of `value` as `[resource]` properties.
     pub fn set_resource<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.resource_mut()
             .ok_or_else(|| no_section("[resource]"))?
-            .set_properties(value)
+            .properties_mut()
+            .set_struct(value)
     }
 
     /// The properties of the node at `path` as a `Deserialize` type.
     pub fn node_as<T: DeserializeOwned>(&self, path: &str) -> Result<T> {
         self.node(path)
             .ok_or_else(|| no_section(&format!("a node at {path:?}")))?
-            .properties_as()
+            .properties()
+            .to_struct()
     }
 
     /// Sets the fields of `value` as properties of the node at `path`.
     pub fn set_node<T: Serialize + ?Sized>(&mut self, path: &str, value: &T) -> Result<()> {
         self.node_mut(path)
             .ok_or_else(|| no_section(&format!("a node at {path:?}")))?
-            .set_properties(value)
+            .properties_mut()
+            .set_struct(value)
     }
 
     /// Adds an `[ext_resource]` after the others, as the engine writes one, and returns
@@ -646,16 +650,6 @@ impl TextResource {
     pub fn reprint(&mut self) {
         self.doc.forget_text();
     }
-
-    /// The file's text, as [`Display`](fmt::Display) writes it.
-    pub fn to_text(&self) -> String {
-        let text = self.doc.write(self.style(), false);
-        if self.bom {
-            format!("\u{feff}{text}")
-        } else {
-            text
-        }
-    }
 }
 
 fn grouped_tag(tag: &str) -> bool {
@@ -737,9 +731,13 @@ pub(crate) fn short_id(parts: &[&str], salt: u32) -> String {
     out
 }
 
+/// The file's text: `to_string()` is what [`save`](TextResource::save) writes.
 impl fmt::Display for TextResource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
+        if self.bom {
+            f.write_str("\u{feff}")?;
+        }
+        f.write_str(&self.doc.write(self.style(), false))
     }
 }
 

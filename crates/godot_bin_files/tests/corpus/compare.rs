@@ -4,7 +4,7 @@
 //! `[header]`), so that a conversion's issues can be matched against what changed.
 
 use godot_bin::Variant;
-use godot_bin_files::resource::{Reference, Section};
+use godot_bin_files::resource::{Reference, Section, SubResource};
 use godot_bin_files::{BinaryResource, ConfigFile, Issue, Location, TextResource};
 use std::collections::HashMap;
 
@@ -459,8 +459,8 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
             }
         }
     }
-    if a.externals() != b.externals() {
-        for (i, (x, y)) in a.externals().iter().zip(b.externals()).enumerate() {
+    if a.ext_resources() != b.ext_resources() {
+        for (i, (x, y)) in a.ext_resources().iter().zip(b.ext_resources()).enumerate() {
             if x != y {
                 push(
                     &mut out,
@@ -470,29 +470,39 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
                 );
             }
         }
-        if a.externals().len() != b.externals().len() {
+        if a.ext_resources().len() != b.ext_resources().len() {
             push(
                 &mut out,
                 "[ext_resource]",
                 "",
-                format!("{} became {}", a.externals().len(), b.externals().len()),
+                format!(
+                    "{} became {}",
+                    a.ext_resources().len(),
+                    b.ext_resources().len()
+                ),
             );
         }
     }
-    if a.internals().len() != b.internals().len() {
+    if a.sub_resources().len() != b.sub_resources().len() {
         push(
             &mut out,
-            "[internal]",
+            "[sub_resource]",
             "",
             format!(
-                "{} resources became {}",
-                a.internals().len(),
-                b.internals().len()
+                "{} sub-resources became {}",
+                a.sub_resources().len(),
+                b.sub_resources().len()
             ),
         );
     }
-    let last = a.internals().len().saturating_sub(1);
-    for (i, (x, y)) in a.internals().iter().zip(b.internals()).enumerate() {
+    let stored = |r: &BinaryResource| -> Vec<SubResource> {
+        let mut all = r.sub_resources().to_vec();
+        all.push(r.resource().clone());
+        all
+    };
+    let (xs, ys) = (stored(a), stored(b));
+    let last = xs.len().saturating_sub(1);
+    for (i, (x, y)) in xs.iter().zip(&ys).enumerate() {
         let name = if i == last {
             "[resource]".to_string()
         } else {
@@ -515,7 +525,7 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
             );
         }
         for p in x.properties() {
-            match y.get(p.name()) {
+            match y.properties().get(p.name()) {
                 None => {
                     push(
                         &mut out,
@@ -534,7 +544,7 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
             }
         }
         for p in y.properties() {
-            if x.get(p.name()).is_none() {
+            if x.properties().get(p.name()).is_none() {
                 push(
                     &mut out,
                     &name,
@@ -549,15 +559,11 @@ pub fn compare_binary(a: &BinaryResource, b: &BinaryResource) -> Vec<Diff> {
         // The `_bundled` tables (names, variants) may be laid out in another order for
         // the same nodes: the nodes are compared decoded, as text sections.
         match (a.to_text(), b.to_text()) {
-            (Ok(x), Ok(y)) => out.extend(
-                compare_text(&x.resource, &y.resource)
-                    .into_iter()
-                    .filter(|d| {
-                        d.section.starts_with("[node")
-                            || d.section.starts_with("[connection")
-                            || d.section.starts_with("[editable")
-                    }),
-            ),
+            (Ok(x), Ok(y)) => out.extend(compare_text(&x.file, &y.file).into_iter().filter(|d| {
+                d.section.starts_with("[node")
+                    || d.section.starts_with("[connection")
+                    || d.section.starts_with("[editable")
+            })),
             (x, y) => push(
                 &mut out,
                 "[node]",

@@ -442,9 +442,9 @@ fn text_binary_text(c: &Corpus) -> Result<(), Failed> {
             let mut a = TextResource::from_bytes(&bytes)?;
             a.set_res_path(c.res_path(e).as_deref());
             let bin = a.to_binary()?;
-            let back = BinaryResource::from_bytes(&bin.resource.to_bytes()?)?;
+            let back = BinaryResource::from_bytes(&bin.file.to_bytes()?)?;
             let text = back.to_text()?;
-            let b = TextResource::parse(&text.resource.to_string())?;
+            let b = TextResource::parse(&text.file.to_string())?;
             let mut issues = bin.issues;
             issues.extend(text.issues);
             Ok(judge(compare_text(&a, &b), issues))
@@ -467,10 +467,10 @@ fn binary_text_binary(c: &Corpus) -> Result<(), Failed> {
         let outcome = (|| -> Result<Outcome, godot_bin_files::Error> {
             let a = BinaryResource::from_bytes(&bytes)?;
             let text = a.to_text()?;
-            let mut t = TextResource::parse(&text.resource.to_string())?;
+            let mut t = TextResource::parse(&text.file.to_string())?;
             t.set_res_path(c.res_path(e).as_deref());
             let bin = t.to_binary()?;
-            let b = BinaryResource::from_bytes(&bin.resource.to_bytes()?)?;
+            let b = BinaryResource::from_bytes(&bin.file.to_bytes()?)?;
             let mut issues = text.issues;
             issues.extend(bin.issues);
             Ok(judge(compare_binary(&a, &b), issues))

@@ -19,10 +19,7 @@ use godot_bin_files::resource::{BinaryResource, TextResource};
 fn convert(name: &str) -> (TextResource, Vec<String>) {
     let res = BinaryResource::from_bytes(&fixture("godot4/issue41", name)).unwrap();
     let c = res.to_text().unwrap();
-    (
-        c.resource,
-        c.issues.iter().map(ToString::to_string).collect(),
-    )
+    (c.file, c.issues.iter().map(ToString::to_string).collect())
 }
 
 #[test]
@@ -38,7 +35,10 @@ fn long_byte_arrays_make_format_4_as_the_engine_writes() {
 fn a_rid_is_the_int_the_engine_loads() {
     let (text, issues) = convert("rid.res");
     let main = text.resource().unwrap();
-    assert_eq!(main.get("metadata/rid"), Some(&Variant::Int(77)));
+    assert_eq!(
+        main.properties().get("metadata/rid"),
+        Some(&Variant::Int(77))
+    );
     assert!(text.to_string().contains("metadata/rid = 77\n"));
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert!(issues[0].contains("RID"), "{issues:?}");
@@ -47,7 +47,7 @@ fn a_rid_is_the_int_the_engine_loads() {
 #[test]
 fn a_double_no_text_brings_back_is_written_nearest_and_reported() {
     let bin = BinaryResource::from_bytes(&fixture("godot4/issue41", "tiny.res")).unwrap();
-    let want = match bin.resource().get("metadata/tiny") {
+    let want = match bin.resource().properties().get("metadata/tiny") {
         Some(Variant::PackedFloat64Array(a)) => a.0[0],
         other => panic!("{other:?}"),
     };
@@ -58,7 +58,7 @@ fn a_double_no_text_brings_back_is_written_nearest_and_reported() {
     // within a millionth of a part of the value (the engine's own text, `-5.01332e-299`,
     // is 1e-6 off).
     let back = TextResource::parse(&printed).unwrap();
-    let got = match back.resource().unwrap().get("metadata/tiny") {
+    let got = match back.resource().unwrap().properties().get("metadata/tiny") {
         Some(Variant::PackedFloat64Array(a)) => a.0[0],
         other => panic!("{other:?}"),
     };

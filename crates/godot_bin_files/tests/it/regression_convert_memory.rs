@@ -18,7 +18,7 @@ fn converting_a_small_godot3_scene_stays_within_the_memory_bound() {
     // allowance) hides for a text this short.
     assert!(peak < 16 << 10, "{peak} bytes at peak");
     let converted = converted.unwrap();
-    let node = converted.resource.node(".").unwrap();
+    let node = converted.file.node(".").unwrap();
     assert_eq!(node.type_name(), Some("GPUParticles2D"));
     assert_eq!(converted.issues.len(), 1, "{:?}", converted.issues);
 }

@@ -14,9 +14,9 @@ fn external_resource_types_get_their_godot4_names() {
         Some("DynamicFontData")
     );
     let c = g3.to_godot4().unwrap();
-    let ext = c.resource.ext_resources().next().unwrap();
+    let ext = c.file.ext_resources().next().unwrap();
     assert_eq!(ext.type_name(), Some("FontFile"));
-    assert_eq!(c.resource.header().type_name(), Some("FontFile"));
+    assert_eq!(c.file.header().type_name(), Some("FontFile"));
     let said: Vec<String> = c.issues.iter().map(ToString::to_string).collect();
     assert!(
         said.iter()

@@ -24,19 +24,20 @@ fn godot3_property_names_with_structure_characters_read_back() {
     for (i, name) in NAMES.iter().enumerate() {
         res.resource_mut()
             .unwrap()
+            .properties_mut()
             .set(name, Variant::Int(i as i64));
     }
-    let text = res.to_text();
+    let text = res.to_string();
     let back: TextResource = text.parse().expect("the text reads back");
     let section = back.resource().unwrap();
     for (i, name) in NAMES.iter().enumerate() {
         assert_eq!(
-            section.get(name),
+            section.properties().get(name),
             Some(&Variant::Int(i as i64)),
             "{name} in\n{text}"
         );
     }
-    assert_eq!(back.to_text(), text);
+    assert_eq!(back.to_string(), text);
     // Names the engine writes raw stay raw (engine files rewrite byte for byte).
     assert!(
         text.contains("\nplain_name = 4\n") && text.contains("\ntracks/0/path = 5\n"),

@@ -16,7 +16,7 @@ fn a_reprinted_nan_before_a_section_header_reads_back() {
         .is_some_and(f64::is_nan));
     let mut again = cfg.clone();
     again.reprint();
-    let printed = again.to_text();
+    let printed = again.to_string();
     let reread = ConfigFile::parse(&printed).expect("the reprint reads back");
     assert_eq!(reread.section_names(), cfg.section_names(), "{printed:?}");
 }

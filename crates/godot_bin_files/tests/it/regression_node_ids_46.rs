@@ -34,9 +34,9 @@ fn ids_survive_text_to_binary_to_text() {
     let t = TextResource::parse(SCENE).unwrap();
     let c = t.to_binary().unwrap();
     assert!(c.issues.is_empty(), "{:?}", c.issues);
-    let bin = BinaryResource::from_bytes(&c.resource.to_bytes().unwrap()).unwrap();
+    let bin = BinaryResource::from_bytes(&c.file.to_bytes().unwrap()).unwrap();
     assert_eq!(bin.header().version, (4, 6));
-    let Some(Variant::Dictionary(bundle)) = bin.resource().get("_bundled") else {
+    let Some(Variant::Dictionary(bundle)) = bin.resource().properties().get("_bundled") else {
         panic!("no bundle");
     };
     let keys: Vec<&str> = bundle.keys().filter_map(Variant::as_str).collect();
@@ -56,7 +56,7 @@ fn ids_survive_text_to_binary_to_text() {
             "version"
         ]
     );
-    let back = bin.to_text().unwrap().resource;
+    let back = bin.to_text().unwrap().file;
     let printed = back.to_string();
     // The ext_resource's id is renumbered (a binary file holds none); the rest is the same.
     assert_eq!(printed, SCENE.replace("1_b0dy", "1"));

@@ -19,9 +19,12 @@ fn a_relative_path_is_stored_as_the_engine_stores_it() {
     text.set_res_path(Some("res://godot4/issue41/rel/tree.tres"));
     let c = text.to_binary().unwrap();
     assert!(c.issues.is_empty(), "{:?}", c.issues);
-    assert_eq!(c.resource.externals()[0].path, engine.externals()[0].path);
     assert_eq!(
-        c.resource.externals()[0].path,
+        c.file.ext_resources()[0].path,
+        engine.ext_resources()[0].path
+    );
+    assert_eq!(
+        c.file.ext_resources()[0].path,
         "res://godot4/issue41/rel/bark.tres"
     );
 }
@@ -29,7 +32,7 @@ fn a_relative_path_is_stored_as_the_engine_stores_it() {
 #[test]
 fn a_relative_path_with_no_known_folder_is_reported() {
     let c = tree().to_binary().unwrap();
-    assert_eq!(c.resource.externals()[0].path, "bark.tres");
+    assert_eq!(c.file.ext_resources()[0].path, "bark.tres");
     assert_eq!(c.issues.len(), 1, "{:?}", c.issues);
     assert!(
         c.issues[0].to_string().contains("relative"),
@@ -51,9 +54,9 @@ fn load_finds_the_files_res_path_from_the_project_folder() {
     .unwrap();
     let text = TextResource::load(sub.join("tree.tres")).unwrap();
     assert_eq!(text.res_path(), Some("res://godot4/issue41/rel/tree.tres"));
-    let bin = text.to_binary().unwrap().resource;
+    let bin = text.to_binary().unwrap().file;
     assert_eq!(
-        bin.externals()[0].path,
+        bin.ext_resources()[0].path,
         "res://godot4/issue41/rel/bark.tres"
     );
     // save() and load() round-trip through the file system, byte for byte.
@@ -61,8 +64,8 @@ fn load_finds_the_files_res_path_from_the_project_folder() {
     let engine = fixture("godot4/issue41/rel", "tree.res");
     let ours = BinaryResource::load(sub.join("tree.res")).unwrap();
     assert_eq!(
-        ours.externals(),
-        BinaryResource::from_bytes(&engine).unwrap().externals()
+        ours.ext_resources(),
+        BinaryResource::from_bytes(&engine).unwrap().ext_resources()
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -15,16 +15,16 @@ fn text() -> String {
 fn the_engines_binary_scene_reads_to_the_engines_text() {
     let scn = BinaryResource::from_bytes(&fixture("godot4/issue41", "index.scn")).unwrap();
     let converted = scn.to_text().unwrap();
-    assert_eq!(converted.resource.to_string(), text());
+    assert_eq!(converted.file.to_string(), text());
     assert!(converted.issues.is_empty(), "{:?}", converted.issues);
 }
 
 #[test]
 fn text_to_binary_keeps_each_index() {
     let tscn = TextResource::parse(&text()).unwrap();
-    let bin = tscn.to_binary().unwrap().resource;
+    let bin = tscn.to_binary().unwrap().file;
     let again = BinaryResource::from_bytes(&bin.to_bytes().unwrap()).unwrap();
-    let back = again.to_text().unwrap().resource;
+    let back = again.to_text().unwrap().file;
     assert_eq!(back.to_string(), text());
     for (node, index) in [
         ("Body/Head/Hat", "0"),

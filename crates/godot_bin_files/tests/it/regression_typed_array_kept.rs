@@ -57,7 +57,7 @@ fn a_changed_typed_array_keeps_its_type() {
 fn elements_that_do_not_fit_make_a_plain_array() {
     let (text, mut res) = item();
     let main = res.resource_mut().unwrap();
-    main.set(
+    main.properties_mut().set(
         "metadata/ids",
         godot_bin::Variant::Array(vec![godot_bin::Variant::from("x")].into()),
     );

@@ -46,7 +46,6 @@ mod io;
 mod packed;
 pub(crate) mod value;
 
-use super::config::fields_of;
 use super::document::{Form, Properties, Property};
 use super::reference::Reference;
 use super::versions::EngineVersion;
@@ -54,7 +53,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::fsio;
 use crate::save::Compression;
 use godot_bin::Dialect;
-use godot_bin::{Dictionary, Variant};
 use io::{Input, Output};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -102,9 +100,10 @@ pub struct Header {
     pub reserved: [u32; 11],
 }
 
-/// An entry of the external resource table: `ExtResource("<index + 1>")` in values.
+/// An external resource: an entry of the file's table of other files it uses, which values
+/// name as `ExtResource("<index + 1>")` (the `[ext_resource]` of a text file).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct External {
+pub struct ExtResource {
     /// The resource's class.
     pub type_name: String,
     /// Its path (`res://...`).
@@ -113,18 +112,19 @@ pub struct External {
     pub uid: Option<u64>,
 }
 
-/// An internal resource: a sub-resource, or (the last) the main resource.
+/// A resource stored in the file: a sub-resource (a text file's `[sub_resource]`), or the
+/// main resource (its `[resource]`), which the binary format stores the same way, last.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Internal {
+pub struct SubResource {
     path: String,
     type_name: String,
     pub(crate) properties: Properties,
 }
 
-impl Internal {
-    /// A new internal resource of class `type_name`, with path `local://<id>`.
-    pub fn new(id: &str, type_name: &str) -> Internal {
-        Internal {
+impl SubResource {
+    /// A new resource of class `type_name`, with path `local://<id>`.
+    pub fn new(id: &str, type_name: &str) -> SubResource {
+        SubResource {
             path: format!("local://{id}"),
             type_name: type_name.into(),
             properties: Properties::new(Form::Binary),
@@ -155,46 +155,6 @@ impl Internal {
     pub fn properties_mut(&mut self) -> &mut Properties {
         &mut self.properties
     }
-
-    /// A property's value: [`Properties::get`].
-    pub fn get(&self, name: &str) -> Option<&Variant> {
-        self.properties.get(name)
-    }
-
-    /// A property's value, to change: [`Properties::get_mut`].
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut Variant> {
-        self.properties.get_mut(name)
-    }
-
-    /// Sets a property, in place or at the end: [`Properties::set`].
-    pub fn set(&mut self, name: &str, value: impl Into<Variant>) {
-        self.properties.set(name, value)
-    }
-
-    /// Removes a property; returns its value.
-    pub fn remove(&mut self, name: &str) -> Option<Variant> {
-        self.properties.remove(name)
-    }
-
-    /// The properties as a Dictionary of their names.
-    pub fn to_dictionary(&self) -> Dictionary {
-        self.properties.to_dictionary()
-    }
-
-    /// The properties as a `Deserialize` type (as [`super::Section::properties_as`]).
-    pub fn properties_as<T: DeserializeOwned>(&self) -> Result<T> {
-        Ok(godot_bin::from_variant(Variant::Dictionary(
-            self.to_dictionary(),
-        ))?)
-    }
-
-    /// Sets each field of `value` as a property, in order.
-    pub fn set_properties<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        for (k, v) in fields_of(value)? {
-            self.set(&k, v);
-        }
-        Ok(())
-    }
 }
 
 /// A binary resource or scene (`.res`, `.scn`), plain or compressed.
@@ -213,7 +173,7 @@ impl Internal {
 /// let bytes = res.to_bytes()?;
 /// assert_eq!(&bytes[..4], b"RSRC");
 /// let back = BinaryResource::from_bytes(&bytes)?;
-/// assert_eq!(back.resource().get("gold"), Some(&Variant::Int(5)));
+/// assert_eq!(back.resource()["gold"], Variant::Int(5));
 /// assert_eq!(back.resource_as::<Save>()?, Save { gold: 5, name: "Ada".into() });
 /// assert_eq!(back.to_bytes()?, bytes);
 /// # Ok::<(), godot_bin_files::Error>(())
@@ -222,8 +182,9 @@ impl Internal {
 pub struct BinaryResource {
     header: Header,
     strings: Vec<String>,
-    externals: Vec<External>,
-    internals: Vec<Internal>,
+    ext_resources: Vec<ExtResource>,
+    /// The sub-resources, then the main resource (last, as the file stores them).
+    resources: Vec<SubResource>,
     compression: Option<packed::Packed>,
 }
 
@@ -234,7 +195,7 @@ fn unsupported(msg: String) -> Error {
 impl BinaryResource {
     /// A new resource of class `class`, with an empty main resource, as `dialect`'s engine
     /// writes one (Godot 4.4: format 6, named ids and uids; Godot 3.2: format 3).
-    pub fn new(class: &str, dialect: Dialect) -> BinaryResource {
+    pub fn new_resource(class: &str, dialect: Dialect) -> BinaryResource {
         let godot4 = dialect == Dialect::Godot4;
         let header = Header {
             big_endian: false,
@@ -260,8 +221,8 @@ impl BinaryResource {
         BinaryResource {
             header,
             strings: Vec::new(),
-            externals: Vec::new(),
-            internals: vec![Internal::new(&main_id, class)],
+            ext_resources: Vec::new(),
+            resources: vec![SubResource::new(&main_id, class)],
             compression: None,
         }
     }
@@ -273,7 +234,7 @@ impl BinaryResource {
         value: &T,
         dialect: Dialect,
     ) -> Result<BinaryResource> {
-        let mut res = BinaryResource::new(class, dialect);
+        let mut res = BinaryResource::new_resource(class, dialect);
         res.set_resource(value)?;
         Ok(res)
     }
@@ -359,95 +320,114 @@ impl BinaryResource {
         &mut self.strings
     }
 
-    /// The external resources, in table order.
-    pub fn externals(&self) -> &[External] {
-        &self.externals
+    /// The external resources, in table order (`ExtResource("1")` is the first).
+    pub fn ext_resources(&self) -> &[ExtResource] {
+        &self.ext_resources
     }
 
-    /// The external resources, to change.
-    pub fn externals_mut(&mut self) -> &mut Vec<External> {
-        &mut self.externals
+    /// The external resources, to change (an entry's place is its id: remove one and the
+    /// ids after it move).
+    pub fn ext_resources_mut(&mut self) -> &mut Vec<ExtResource> {
+        &mut self.ext_resources
     }
 
-    /// Adds an external resource; returns the id values use for it (`ExtResource(id)`).
-    pub fn add_external(&mut self, type_name: &str, path: &str) -> String {
-        let uid = (self.header.flags & FLAG_UIDS != 0).then_some(INVALID_UID);
-        self.externals.push(External {
+    /// The external resource that values name `ExtResource(id)` (`"1"` for the first).
+    pub fn ext_resource(&self, id: &str) -> Option<&ExtResource> {
+        let k = id.parse::<usize>().ok()?.checked_sub(1)?;
+        self.ext_resources.get(k)
+    }
+
+    /// Adds an external resource after the others and returns the id values use for it
+    /// (`ExtResource(id)`), as [`TextResource::add_ext_resource`](super::TextResource::add_ext_resource)
+    /// does. `uid` (`uid://...`) is kept when the file has uids ([`FLAG_UIDS`]); one that
+    /// does not parse is stored as [`INVALID_UID`].
+    pub fn add_ext_resource(&mut self, type_name: &str, path: &str, uid: Option<&str>) -> String {
+        let uid = (self.header.flags & FLAG_UIDS != 0)
+            .then(|| uid.and_then(uid_from_text).unwrap_or(INVALID_UID));
+        self.ext_resources.push(ExtResource {
             type_name: type_name.into(),
             path: path.into(),
             uid,
         });
-        self.externals.len().to_string()
+        self.ext_resources.len().to_string()
     }
 
-    /// The internal resources, in table order (the main one last).
-    pub fn internals(&self) -> &[Internal] {
-        &self.internals
+    /// The sub-resources, in table order (every stored resource but the main one).
+    pub fn sub_resources(&self) -> &[SubResource] {
+        let n = self.resources.len().saturating_sub(1);
+        &self.resources[..n]
     }
 
-    /// The internal resources, to change.
-    pub fn internals_mut(&mut self) -> &mut Vec<Internal> {
-        &mut self.internals
+    /// The sub-resources, to change.
+    pub fn sub_resources_mut(&mut self) -> &mut [SubResource] {
+        let n = self.resources.len().saturating_sub(1);
+        &mut self.resources[..n]
     }
 
-    /// The internal resource with this id.
-    pub fn internal(&self, id: &str) -> Option<&Internal> {
-        self.internals.iter().find(|r| r.id() == id)
+    /// The sub-resource that values name `SubResource(id)`.
+    pub fn sub_resource(&self, id: &str) -> Option<&SubResource> {
+        self.sub_resources().iter().find(|r| r.id() == id)
     }
 
-    /// The internal resource with this id, to change.
-    pub fn internal_mut(&mut self, id: &str) -> Option<&mut Internal> {
-        self.internals.iter_mut().find(|r| r.id() == id)
+    /// The sub-resource with this id, to change.
+    pub fn sub_resource_mut(&mut self, id: &str) -> Option<&mut SubResource> {
+        self.sub_resources_mut().iter_mut().find(|r| r.id() == id)
     }
 
-    /// Adds a sub-resource before the main one; returns its id (`SubResource(id)`).
-    pub fn add_internal(&mut self, type_name: &str) -> String {
+    /// The stored resources, the main one last (crate-internal: conversions build them).
+    pub(crate) fn resources_mut(&mut self) -> &mut Vec<SubResource> {
+        &mut self.resources
+    }
+
+    /// Adds a sub-resource after the others (before the main one) and returns its id
+    /// (`SubResource(id)`): `Class_xxxxx` in a file with named ids, else the next number.
+    pub fn add_sub_resource(&mut self, type_name: &str) -> String {
         let named = self.header.flags & FLAG_NAMED_SCENE_IDS != 0;
         let id = if named {
-            let mut k = self.internals.len() as u32;
+            let mut k = self.resources.len() as u32;
             loop {
                 let id = format!("{type_name}_{}", super::text::short_id(&[type_name], k));
-                if self.internal(&id).is_none() {
+                if self.resources.iter().all(|r| r.id() != id) {
                     break id;
                 }
                 k += 1;
             }
         } else {
             let max = self
-                .internals
+                .resources
                 .iter()
                 .filter_map(|r| r.id().parse::<u64>().ok())
                 .max()
                 .unwrap_or(0);
             (max + 1).to_string()
         };
-        let at = self.internals.len().saturating_sub(1);
-        self.internals.insert(at, Internal::new(&id, type_name));
+        let at = self.resources.len().saturating_sub(1);
+        self.resources.insert(at, SubResource::new(&id, type_name));
         id
     }
 
-    /// The main resource (the last internal one).
-    pub fn resource(&self) -> &Internal {
-        self.internals
+    /// The main resource (stored last).
+    pub fn resource(&self) -> &SubResource {
+        self.resources
             .last()
             .expect("a binary resource has a main resource")
     }
 
     /// The main resource, to change.
-    pub fn resource_mut(&mut self) -> &mut Internal {
-        self.internals
+    pub fn resource_mut(&mut self) -> &mut SubResource {
+        self.resources
             .last_mut()
             .expect("a binary resource has a main resource")
     }
 
     /// The main resource's properties as a `Deserialize` type.
     pub fn resource_as<T: DeserializeOwned>(&self) -> Result<T> {
-        self.resource().properties_as()
+        self.resource().properties.to_struct()
     }
 
     /// Sets the fields of `value` as the main resource's properties.
     pub fn set_resource<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.resource_mut().set_properties(value)
+        self.resource_mut().properties.set_struct(value)
     }
 
     /// Checks every reference: each `ExtResource` names an entry of the external table,
@@ -456,8 +436,8 @@ impl BinaryResource {
     /// [`ErrorKind::ReferenceCycle`] when the resources refer to one another in a
     /// ring.
     pub fn check_references(&self) -> Result<()> {
-        let ids: Vec<&str> = self.internals.iter().map(Internal::id).collect();
-        for (k, r) in self.internals.iter().enumerate() {
+        let ids: Vec<&str> = self.resources.iter().map(SubResource::id).collect();
+        for (k, r) in self.resources.iter().enumerate() {
             let mut refs = Vec::new();
             for p in &r.properties {
                 let (_, v) = (p.name(), p.value());
@@ -468,11 +448,11 @@ impl BinaryResource {
                     Reference::External(id) => {
                         let ok = id
                             .parse::<usize>()
-                            .is_ok_and(|i| (1..=self.externals.len()).contains(&i));
+                            .is_ok_and(|i| (1..=self.ext_resources.len()).contains(&i));
                         if !ok {
                             return Err(ErrorKind::UnknownReference(format!(
                                 "{reference}: the external table has {} entries",
-                                self.externals.len()
+                                self.ext_resources.len()
                             ))
                             .into());
                         }
@@ -505,7 +485,7 @@ impl BinaryResource {
 
     /// Whether internal resource `from` refers (through others) to `target`.
     fn reaches(&self, from: usize, target: usize) -> bool {
-        let mut seen = vec![false; self.internals.len()];
+        let mut seen = vec![false; self.resources.len()];
         let mut stack = vec![from];
         while let Some(k) = stack.pop() {
             if k == target {
@@ -515,13 +495,13 @@ impl BinaryResource {
                 continue;
             }
             let mut refs = Vec::new();
-            for p in &self.internals[k].properties {
+            for p in &self.resources[k].properties {
                 let (_, v) = (p.name(), p.value());
                 super::text::collect_references(v, &mut refs);
             }
             for r in refs {
                 if let Reference::Sub(id) = r {
-                    if let Some(j) = self.internals.iter().position(|x| x.id() == id) {
+                    if let Some(j) = self.resources.iter().position(|x| x.id() == id) {
                         stack.push(j);
                     }
                 }
@@ -574,17 +554,17 @@ impl BinaryResource {
         for s in &strings {
             out.string(s);
         }
-        out.u32(self.externals.len() as u32);
-        for e in &self.externals {
+        out.u32(self.ext_resources.len() as u32);
+        for e in &self.ext_resources {
             out.string(&e.type_name);
             out.string(&e.path);
             if h.flags & FLAG_UIDS != 0 {
                 out.u64(e.uid.unwrap_or(INVALID_UID));
             }
         }
-        out.u32(self.internals.len() as u32);
-        let mut slots = Vec::with_capacity(self.internals.len());
-        for r in &self.internals {
+        out.u32(self.resources.len() as u32);
+        let mut slots = Vec::with_capacity(self.resources.len());
+        for r in &self.resources {
             out.string(&r.path);
             slots.push(out.bytes.len());
             out.u64(0);
@@ -619,7 +599,7 @@ impl BinaryResource {
 
     /// Writes each internal resource; returns where each starts in `out`.
     fn write_resources(&self, strings: &mut Vec<String>, out: &mut Output) -> Result<Vec<usize>> {
-        let ids: Vec<String> = self.internals.iter().map(|r| r.id().to_string()).collect();
+        let ids: Vec<String> = self.resources.iter().map(|r| r.id().to_string()).collect();
         let mut tables = WriteTables {
             strings,
             internal_ids: &ids,
@@ -627,8 +607,8 @@ impl BinaryResource {
             godot4: self.header.version.0 >= 4,
             nodepath_property: self.header.format < FORMAT_NO_NODEPATH_PROPERTY,
         };
-        let mut offsets = Vec::with_capacity(self.internals.len());
-        for r in &self.internals {
+        let mut offsets = Vec::with_capacity(self.resources.len());
+        for r in &self.resources {
             offsets.push(out.bytes.len());
             out.string(&r.type_name);
             out.u32(r.properties.len() as u32);
@@ -724,7 +704,7 @@ fn read_content(
         } else {
             None
         };
-        externals.push(External {
+        externals.push(ExtResource {
             type_name,
             path,
             uid,
@@ -789,7 +769,7 @@ fn read_content(
                 .items
                 .push(Property::fresh(&name, v, String::new()));
         }
-        internals.push(Internal {
+        internals.push(SubResource {
             path,
             type_name,
             properties,
@@ -809,8 +789,8 @@ fn read_content(
             reserved,
         },
         strings,
-        externals,
-        internals,
+        ext_resources: externals,
+        resources: internals,
         compression,
     })
 }
@@ -850,36 +830,4 @@ pub fn uid_from_text(text: &str) -> Option<u64> {
     (n <= i64::MAX as u64).then_some(n)
 }
 
-/// The value of the property `name`; panics if there is none ([`Internal::get`] asks).
-impl std::ops::Index<&str> for Internal {
-    type Output = Variant;
-    fn index(&self, name: &str) -> &Variant {
-        &self.properties[name]
-    }
-}
-
-/// The value of the property `name`, to change; a property not there yet is added (null
-/// until set).
-impl std::ops::IndexMut<&str> for Internal {
-    fn index_mut(&mut self, name: &str) -> &mut Variant {
-        if self.properties.property(name).is_none() {
-            self.properties.set(name, Variant::Nil);
-        }
-        &mut self.properties[name]
-    }
-}
-
-/// The value of the property at `position`; panics past the end.
-impl std::ops::Index<usize> for Internal {
-    type Output = Variant;
-    fn index(&self, position: usize) -> &Variant {
-        &self.properties[position]
-    }
-}
-
-/// The value of the property at `position`, to change; panics past the end.
-impl std::ops::IndexMut<usize> for Internal {
-    fn index_mut(&mut self, position: usize) -> &mut Variant {
-        &mut self.properties[position]
-    }
-}
+super::document::index_properties!(SubResource);

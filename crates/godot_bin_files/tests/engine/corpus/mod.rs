@@ -162,11 +162,11 @@ fn convert(is_text: bool, bytes: &[u8], res_path: &str) -> Result<Vec<u8>, Strin
         let mut t = TextResource::from_bytes(bytes).map_err(|e| e.to_string())?;
         t.set_res_path(Some(res_path));
         let b = t.to_binary().map_err(|e| e.to_string())?;
-        b.resource.to_bytes().map_err(|e| e.to_string())
+        b.file.to_bytes().map_err(|e| e.to_string())
     } else {
         let b = BinaryResource::from_bytes(bytes).map_err(|e| e.to_string())?;
         let t = b.to_text().map_err(|e| e.to_string())?;
-        Ok(t.resource.to_string().into_bytes())
+        Ok(t.file.to_string().into_bytes())
     }
 }
 
@@ -631,7 +631,7 @@ fn engine_saves(
     let (Ok(t), Ok(b)) = (t, b) else { return };
     match b.to_text() {
         Ok(conv) => {
-            let ours = conv.resource.to_string();
+            let ours = conv.file.to_string();
             if ours.as_bytes() == text {
                 s.add(label, form, "bin->text = engine text");
                 return;

@@ -61,8 +61,8 @@ fn round_trip(engine: &Engine) {
         identical += 1;
         compressed += usize::from(res.compression().is_some());
         let as_text = res.to_text().unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text_file = as_text.resource.to_string();
-        values += check_as(&as_text.resource, loaded, dialect, name, &text_file, true);
+        let text_file = as_text.file.to_string();
+        values += check_as(&as_text.file, loaded, dialect, name, &text_file, true);
         let text_name = name.replace(".res", ".tres").replace(".scn", ".tscn");
         // What the engine will read: the text, as the crate reads it back.
         let reread =
@@ -81,10 +81,10 @@ fn round_trip(engine: &Engine) {
         check(&doc, loaded, dialect, name, &source);
         let mut conv = doc.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
         if k % 4 >= 2 {
-            conv.resource.set_compression(Some(Compression::Zstd));
+            conv.file.set_compression(Some(Compression::Zstd));
         }
         let bytes = conv
-            .resource
+            .file
             .to_bytes()
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         // Read back by the crate: the same file, and text of the same values.
@@ -94,7 +94,7 @@ fn round_trip(engine: &Engine) {
             bytes,
             "{name}: the crate's binary rewritten"
         );
-        let back_text = back.to_text().unwrap().resource;
+        let back_text = back.to_text().unwrap().file;
         if bytes == run.read_file(&binary[k]) {
             converted_identical += 1;
         }

@@ -61,6 +61,7 @@ pub fn item_resource(dialect: Dialect) -> (TextResource, Item) {
     let child = res.add_sub_resource("Resource");
     res.sub_resource_mut(&child)
         .expect("the sub-resource just added")
+        .properties_mut()
         .set("resource_name", "the child");
     let item = item(Reference::External(script), Reference::Sub(child));
     res.set_resource(&item).expect("an Item serializes");
@@ -144,7 +145,7 @@ fn serde_round_trip(engine: &Engine) {
         "{:?}",
         binary.issues
     );
-    let res_bytes = binary.resource.to_bytes().unwrap();
+    let res_bytes = binary.file.to_bytes().unwrap();
     let from_res: Item = BinaryResource::from_bytes(&res_bytes)
         .unwrap()
         .resource_as()

@@ -443,7 +443,7 @@ fn round_trip(engine: &Engine) {
             (false, Dialect::Godot4) => ("metadata/changed", Variant::Int(424242)),
             (false, _) => ("resource_local_to_scene", Variant::Bool(true)),
         };
-        section.set(key, value.clone());
+        section.properties_mut().set(key, value.clone());
         let changed_text = changed.to_string();
         let (was, now) = super::changed_lines(&text, &changed_text);
         assert!(

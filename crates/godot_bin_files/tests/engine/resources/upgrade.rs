@@ -47,9 +47,9 @@ fn upgrade(g3: &crate::support::godot3::Godot3, g4: &crate::support::godot4::God
         let text = run.read_string(name);
         let doc = TextResource::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let conv = doc.to_godot4().unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(conv.resource.dialect(), Dialect::Godot4);
+        assert_eq!(conv.file.dialect(), Dialect::Godot4);
         issues += conv.issues.len();
-        ours.push((name.to_string(), conv.resource.to_string()));
+        ours.push((name.to_string(), conv.file.to_string()));
     }
     let new = Engine::Godot4(g4);
     let inputs: Vec<(&str, &[u8])> = ours

@@ -56,7 +56,7 @@ fn a_binary_resource_s_tables_and_values() {
         ((4, 4), 6, "Resource")
     );
     let ext: Vec<(&str, &str)> = res
-        .externals()
+        .ext_resources()
         .iter()
         .map(|e| (e.type_name.as_str(), e.path.as_str()))
         .collect();
@@ -67,24 +67,34 @@ fn a_binary_resource_s_tables_and_values() {
             ("Gradient", "res://godot4/icon.tres")
         ]
     );
-    let types: Vec<&str> = res.internals().iter().map(|r| r.type_name()).collect();
+    let types: Vec<&str> = res
+        .sub_resources()
+        .iter()
+        .chain([res.resource()])
+        .map(|r| r.type_name())
+        .collect();
     assert_eq!(types, ["Curve", "Resource", "Resource"]);
     let main = res.resource();
-    assert_eq!(main.get("hp"), Some(&Variant::Int(150)));
+    assert_eq!(main.properties().get("hp"), Some(&Variant::Int(150)));
     assert_eq!(
-        main.get("pos"),
+        main.properties().get("pos"),
         Some(&Variant::from(Vector2::new(1.5, -2.0)))
     );
     assert_eq!(
-        main.get("script").and_then(Reference::from_variant),
+        main.properties()
+            .get("script")
+            .and_then(Reference::from_variant),
         Some(Reference::External("1".into()))
     );
     // Full precision in a binary file (the .tres has 6 digits).
-    assert_eq!(main.get("metadata/third"), Some(&Variant::Float(1.0 / 3.0)));
-    let Some(Variant::Array(parts)) = main.get("parts") else {
+    assert_eq!(
+        main.properties().get("metadata/third"),
+        Some(&Variant::Float(1.0 / 3.0))
+    );
+    let Some(Variant::Array(parts)) = main.properties().get("parts") else {
         panic!("an Array")
     };
-    let gem = res.internals()[1].id().to_string();
+    let gem = res.sub_resources()[1].id().to_string();
     assert_eq!(
         parts.items[..2],
         [
@@ -98,7 +108,12 @@ fn a_binary_resource_s_tables_and_values() {
 
     let g3 = BinaryResource::from_bytes(&fixture("godot3", "item.res")).unwrap();
     assert_eq!((g3.header().version, g3.header().format), ((3, 2), 3));
-    let ids: Vec<&str> = g3.internals().iter().map(|r| r.id()).collect();
+    let ids: Vec<&str> = g3
+        .sub_resources()
+        .iter()
+        .chain([g3.resource()])
+        .map(|r| r.id())
+        .collect();
     assert_eq!(ids, ["1", "2", "3"]);
 }
 
@@ -112,7 +127,7 @@ fn binary_scenes_read_as_their_text_twins() {
         assert!(bin.is_scene());
         let text = bin.to_text().unwrap();
         assert!(text.issues.is_empty(), "{:?}", text.issues);
-        let ours = text.resource;
+        let ours = text.file;
         let theirs = TextResource::from_bytes(&fixture(engine, "level.tscn")).unwrap();
         let nodes = |r: &TextResource| -> Vec<NodeRow> {
             r.nodes()
@@ -142,7 +157,7 @@ fn binary_scenes_read_as_their_text_twins() {
         assert_eq!(a, b, "{engine}");
         assert_eq!(ours.editable_paths(), theirs.editable_paths(), "{engine}");
         assert_eq!(
-            ours.node("Player").unwrap().get("position"),
+            ours.node("Player").unwrap().properties().get("position"),
             Some(&Variant::from(Vector2::new(-3.0, 4.25)))
         );
     }
@@ -163,13 +178,13 @@ fn text_converts_to_binary_and_back() {
                 "{engine}/{name}: {:?}",
                 bin.issues
             );
-            let mut bin = bin.resource;
+            let mut bin = bin.file;
             for compression in [None, Some(Compression::Zstd)] {
                 bin.set_compression(compression);
                 let bytes = bin.to_bytes().unwrap();
                 let back = BinaryResource::from_bytes(&bytes).unwrap();
                 assert_eq!(back.to_bytes().unwrap(), bytes);
-                let again = back.to_text().unwrap().resource;
+                let again = back.to_text().unwrap().file;
                 // The same sections and values, typed Arrays aside (binary files keep them
                 // plain), with external ids numbered in table order.
                 assert_eq!(
@@ -196,13 +211,16 @@ fn text_converts_to_binary_and_back() {
 fn a_changed_value_changes_only_its_bytes_and_compressed_blocks() {
     let bytes = fixture("godot3", "item_c.res");
     let mut res = BinaryResource::from_bytes(&bytes).unwrap();
-    res.resource_mut().set("hp", 151);
+    res.resource_mut().properties_mut().set("hp", 151);
     let changed = res.to_bytes().unwrap();
     let back = BinaryResource::from_bytes(&changed).unwrap();
-    assert_eq!(back.resource().get("hp"), Some(&Variant::Int(151)));
+    assert_eq!(
+        back.resource().properties().get("hp"),
+        Some(&Variant::Int(151))
+    );
     let plain = BinaryResource::from_bytes(&fixture("godot3", "item.res")).unwrap();
     let mut plain_changed = plain.clone();
-    plain_changed.resource_mut().set("hp", 151);
+    plain_changed.resource_mut().properties_mut().set("hp", 151);
     let a = plain.to_bytes().unwrap();
     let b = plain_changed.to_bytes().unwrap();
     assert_eq!(a.len(), b.len());
@@ -328,6 +346,7 @@ fn lying_counts_offsets_and_indices_are_typed_errors() {
     // An internal reference past the table.
     let mut bad = res.clone();
     bad.resource_mut()
+        .properties_mut()
         .set("curve", Reference::Sub("nope".into()));
     assert!(matches!(
         bad.to_bytes().unwrap_err().kind(),
@@ -376,8 +395,8 @@ fn random_damage_never_panics_and_stays_bounded() {
 
 /// A Godot 4 file whose main resource holds `levels` nested Arrays.
 fn nested(levels: usize) -> Vec<u8> {
-    let mut res = BinaryResource::new("Resource", Dialect::Godot4);
-    res.resource_mut().set("x", 0);
+    let mut res = BinaryResource::new_resource("Resource", Dialect::Godot4);
+    res.resource_mut().properties_mut().set("x", 0);
     let mut bytes = res.to_bytes().unwrap();
     // Replace the value (INT 0: type 3, 0) with `levels` Arrays of one element.
     let end = bytes.len() - 4;
@@ -407,14 +426,16 @@ fn deep_nesting_is_refused_without_a_stack_overflow() {
 
 #[test]
 fn rings_of_sub_resources_are_reported() {
-    let mut res = BinaryResource::new("Resource", Dialect::Godot4);
-    let a = res.add_internal("Resource");
-    let b = res.add_internal("Resource");
-    res.internal_mut(&a)
+    let mut res = BinaryResource::new_resource("Resource", Dialect::Godot4);
+    let a = res.add_sub_resource("Resource");
+    let b = res.add_sub_resource("Resource");
+    res.sub_resource_mut(&a)
         .unwrap()
+        .properties_mut()
         .set("next", Reference::Sub(b.clone()));
-    res.internal_mut(&b)
+    res.sub_resource_mut(&b)
         .unwrap()
+        .properties_mut()
         .set("next", Reference::Sub(a.clone()));
     let bytes = res.to_bytes().unwrap();
     let back = BinaryResource::from_bytes(&bytes).unwrap();
@@ -425,9 +446,11 @@ fn rings_of_sub_resources_are_reported() {
         ErrorKind::ReferenceCycle(_)
     ));
     // A self-reference too.
-    let mut one = BinaryResource::new("Resource", Dialect::Godot4);
+    let mut one = BinaryResource::new_resource("Resource", Dialect::Godot4);
     let main_id = one.resource().id().to_string();
-    one.resource_mut().set("me", Reference::Sub(main_id));
+    one.resource_mut()
+        .properties_mut()
+        .set("me", Reference::Sub(main_id));
     assert!(matches!(
         one.check_references().unwrap_err().kind(),
         ErrorKind::ReferenceCycle(_)
@@ -483,15 +506,18 @@ fn uids_read_and_print_as_the_engine_s() {
 fn a_given_string_table_is_written_first() {
     // The engine's table names properties no value uses; a table given is kept, and the
     // names values need are added after it.
-    let mut res = BinaryResource::new("Resource", Dialect::Godot4);
-    res.resource_mut().set("gold", 5);
+    let mut res = BinaryResource::new_resource("Resource", Dialect::Godot4);
+    res.resource_mut().properties_mut().set("gold", 5);
     *res.strings_mut() = vec!["resource_local_to_scene".into(), "resource_name".into()];
     let back = BinaryResource::from_bytes(&res.to_bytes().unwrap()).unwrap();
     assert_eq!(
         back.strings(),
         ["resource_local_to_scene", "resource_name", "gold"]
     );
-    assert_eq!(back.resource().get("gold"), Some(&Variant::Int(5)));
+    assert_eq!(
+        back.resource().properties().get("gold"),
+        Some(&Variant::Int(5))
+    );
 }
 
 /// An error inside a compressed file's content is placed in that content
@@ -531,8 +557,9 @@ fn godot3_0_node_paths_carry_their_property() {
     let mut res = BinaryResource::from_bytes(&fixture("godot3", "item.res")).unwrap();
     assert_eq!(res.header().format, 3);
     let where_ = |r: &BinaryResource| {
-        r.internals()
+        r.sub_resources()
             .iter()
+            .chain([r.resource()])
             .flat_map(|i| i.properties().iter())
             .find_map(|p| match p.value() {
                 Variant::Dictionary(d) => d.get("where").cloned(),

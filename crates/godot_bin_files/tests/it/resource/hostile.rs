@@ -50,7 +50,7 @@ fn read_text(text: &str, what: &str) -> bool {
             let _ = res.to_string();
             let _ = res.check_references();
             if let Ok(bin) = res.to_binary() {
-                let _ = bin.resource.to_bytes();
+                let _ = bin.file.to_bytes();
             }
             let _ = res.to_godot4();
             true
@@ -63,7 +63,7 @@ fn read_text(text: &str, what: &str) -> bool {
 fn read_config(text: &str, what: &str) -> bool {
     match ConfigFile::parse(text) {
         Ok(cfg) => {
-            let _ = cfg.to_text();
+            let _ = cfg.to_string();
             true
         }
         Err(err) => refused_as_text(&err, what),
@@ -209,16 +209,19 @@ fn absurd_nesting_is_refused_without_a_stack_overflow() {
         let res: TextResource = text.parse().unwrap_or_else(|e| panic!("{open}: {e}"));
         assert_eq!(res.to_string(), text);
         let converted = res.to_binary().unwrap();
-        let bin = converted.resource;
+        let bin = converted.file;
         let back = godot_bin_files::resource::BinaryResource::from_bytes(&bin.to_bytes().unwrap())
             .unwrap();
-        let (got, want) = (back.resource().get("x"), res.resource().unwrap().get("x"));
+        let (got, want) = (
+            back.resource().properties().get("x"),
+            res.resource().unwrap().properties().get("x"),
+        );
         if open.starts_with("Array[") {
             // Godot 4.4's binary files keep no Array element type (the engine retypes an
             // Array when it assigns it to a typed property; the module docs say so): the
             // value comes back as the same Arrays untyped.
             let untyped: TextResource = nested(deep, "[", "]").parse().unwrap();
-            let want = untyped.resource().unwrap().get("x");
+            let want = untyped.resource().unwrap().properties().get("x");
             assert!(
                 got == want,
                 "{open}: the binary round trip changed the value"
@@ -338,7 +341,7 @@ fn a_string_with_a_nul_is_not_written_to_a_binary_file() {
     let text = format!("{HEAD}s = \"a\u{0}b\"\n");
     let res: TextResource = text.parse().unwrap();
     assert_eq!(res.to_string(), text);
-    let bin = res.to_binary().unwrap().resource;
+    let bin = res.to_binary().unwrap().file;
     let err = bin.to_bytes().unwrap_err();
     assert!(
         matches!(err.kind(), ErrorKind::Unwritable(m) if m.contains("NUL")),
@@ -346,7 +349,7 @@ fn a_string_with_a_nul_is_not_written_to_a_binary_file() {
     );
     let scene = "[gd_scene format=3]\n\n[node name=\"a\u{0}\" type=\"Node2D\"]\n";
     let res: TextResource = scene.parse().unwrap();
-    let err = res.to_binary().unwrap().resource.to_bytes().unwrap_err();
+    let err = res.to_binary().unwrap().file.to_bytes().unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unwritable(_)), "{err}");
 }
 
@@ -360,9 +363,9 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     let text = "[a\\]b]\n\nx=[ 1 ]\n";
     let mut cfg = ConfigFile::parse(text).unwrap();
     assert_eq!(cfg.section_names(), ["a]b"]);
-    assert_eq!(cfg.to_text(), text);
+    assert_eq!(cfg.to_string(), text);
     cfg.reprint();
-    let again = ConfigFile::parse(&cfg.to_text()).unwrap();
+    let again = ConfigFile::parse(&cfg.to_string()).unwrap();
     assert_eq!(again.section_names(), ["a]b"]);
     // `\\]` does not end the header: the engine reads the name `a\]c` (kept `\`, then
     // `\]` read as `]`).
@@ -373,9 +376,9 @@ fn config_section_names_with_brackets_read_back_after_a_reprint() {
     let mut cfg = ConfigFile::parse("[s\\\u{0}]\nk=1\n").unwrap();
     assert_eq!(cfg.section_names(), ["s\\"]);
     cfg.reprint();
-    assert_eq!(cfg.to_text(), "[s\\ ]\nk=1\n");
+    assert_eq!(cfg.to_string(), "[s\\ ]\nk=1\n");
     assert_eq!(
-        ConfigFile::parse(&cfg.to_text()).unwrap().section_names(),
+        ConfigFile::parse(&cfg.to_string()).unwrap().section_names(),
         ["s\\"]
     );
     // Characters at or below a space are stripped from both ends, as `strip_edges` does.
@@ -392,7 +395,7 @@ fn the_blank_line_after_an_object_keeps_its_own_line_end() {
         "[s]\r\nobj=Object(RefCounted,\"script\":null)\r\n\n\r\nx=1\r\n",
         "[s]\nobj=Object(RefCounted,\"script\":null)\n\nx=1\n",
     ] {
-        assert_eq!(ConfigFile::parse(text).unwrap().to_text(), text);
+        assert_eq!(ConfigFile::parse(text).unwrap().to_string(), text);
     }
 }
 
@@ -411,12 +414,12 @@ fn scene46(attrs: &str) -> String {
 /// The Hat node's attributes after text -> binary -> text, or the error of a step.
 fn through_binary(text: &str) -> Result<Vec<(String, String)>, String> {
     let t = TextResource::parse(text).map_err(|e| e.to_string())?;
-    let bin = t.to_binary().map_err(|e| e.to_string())?.resource;
+    let bin = t.to_binary().map_err(|e| e.to_string())?.file;
     let bytes = bin.to_bytes().map_err(|e| e.to_string())?;
     let back = godot_bin_files::BinaryResource::from_bytes(&bytes)
         .and_then(|b| b.to_text())
         .map_err(|e| e.to_string())?
-        .resource;
+        .file;
     let hat = back.node("Body/Head/Hat").ok_or("no Hat")?;
     Ok(hat
         .attrs()
@@ -468,7 +471,7 @@ fn hostile_bundle_ids_read_or_are_typed_errors() {
         "parent_id_path=PackedInt32Array(1591333926, 7) unique_id=5",
     ))
     .unwrap();
-    let good = t.to_binary().unwrap().resource;
+    let good = t.to_binary().unwrap().file;
     let damage: [(&str, Variant); 6] = [
         (
             "node_ids",
@@ -489,16 +492,17 @@ fn hostile_bundle_ids_read_or_are_typed_errors() {
     for (key, value) in damage {
         let mut bin = good.clone();
         let main = bin.resource_mut();
-        let Some(Variant::Dictionary(mut d)) = main.get("_bundled").cloned() else {
+        let Some(Variant::Dictionary(mut d)) = main.properties().get("_bundled").cloned() else {
             panic!("no bundle")
         };
         d.insert(key, value.clone());
-        main.set("_bundled", Variant::Dictionary(d));
+        main.properties_mut()
+            .set("_bundled", Variant::Dictionary(d));
         let bytes = bin.to_bytes().unwrap();
         let read = godot_bin_files::BinaryResource::from_bytes(&bytes).unwrap();
         match read.to_text() {
             Ok(c) => {
-                let _ = c.resource.to_string();
+                let _ = c.file.to_string();
             }
             Err(e) => assert!(
                 matches!(e.kind(), ErrorKind::Corrupt(_)),

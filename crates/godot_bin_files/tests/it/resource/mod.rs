@@ -28,13 +28,13 @@ pub fn config_reprint(
     godot_bin_files::resource::ConfigFile,
 ) {
     let cfg = godot_bin_files::resource::ConfigFile::parse(text).unwrap();
-    assert_eq!(cfg.to_text(), text);
+    assert_eq!(cfg.to_string(), text);
     let mut again = cfg.clone();
     again.reprint();
-    let printed = again.to_text();
+    let printed = again.to_string();
     let reread = godot_bin_files::resource::ConfigFile::parse(&printed)
         .unwrap_or_else(|e| panic!("the reprint reads back: {e}\n{printed}"));
-    assert_eq!(reread.to_text(), printed);
+    assert_eq!(reread.to_string(), printed);
     (cfg, printed, reread)
 }
 

@@ -69,18 +69,27 @@ fn a_resource_s_sections_and_references() {
     assert_eq!(subs, ["Curve", "Resource"]);
     let main = res.resource().unwrap();
     assert_eq!(
-        main.get("script").and_then(Reference::from_variant),
+        main.properties()
+            .get("script")
+            .and_then(Reference::from_variant),
         Some(Reference::External("2".into()))
     );
-    let curve = main.get("curve").and_then(Reference::from_variant).unwrap();
+    let curve = main
+        .properties()
+        .get("curve")
+        .and_then(Reference::from_variant)
+        .unwrap();
     let Reference::Sub(curve_id) = curve else {
         panic!("{curve}")
     };
     assert_eq!(
-        res.sub_resource(&curve_id).unwrap().get("point_count"),
+        res.sub_resource(&curve_id)
+            .unwrap()
+            .properties()
+            .get("point_count"),
         Some(&Variant::Int(2))
     );
-    let Some(Variant::Array(parts)) = main.get("parts") else {
+    let Some(Variant::Array(parts)) = main.properties().get("parts") else {
         panic!("an Array")
     };
     assert_eq!(
@@ -88,8 +97,14 @@ fn a_resource_s_sections_and_references() {
         godot_bin::ElementType::ClassName("Resource".into())
     );
     assert_eq!(parts.len(), 3);
-    assert_eq!(main.get("metadata/big"), Some(&Variant::Int(1 << 40)));
-    assert_eq!(main.get("metadata/third"), Some(&Variant::Float(0.333333)));
+    assert_eq!(
+        main.properties().get("metadata/big"),
+        Some(&Variant::Int(1 << 40))
+    );
+    assert_eq!(
+        main.properties().get("metadata/third"),
+        Some(&Variant::Float(0.333333))
+    );
     let names: Vec<&str> = main.properties().iter().map(|p| p.name()).collect();
     assert_eq!(names[..3], ["script", "name", "hp"]);
 
@@ -99,7 +114,7 @@ fn a_resource_s_sections_and_references() {
         g3.ext_resource("2").and_then(|e| e.path()),
         Some("res://item3.gd")
     );
-    let meta = g3.resource().unwrap().get("__meta__").unwrap();
+    let meta = g3.resource().unwrap().properties().get("__meta__").unwrap();
     assert_eq!(meta.get("big"), Some(&Variant::Int(1 << 40)));
 }
 
@@ -116,7 +131,7 @@ fn a_scene_s_nodes_connections_and_editables() {
     assert_eq!(player.type_name(), Some("Node2D"));
     assert_eq!(player.groups(), ["actors", "players"]);
     assert_eq!(
-        player.get("position"),
+        player.properties().get("position"),
         Some(&Variant::from(Vector2::new(-3.0, 4.25)))
     );
     let enemy = res.node("Enemy").unwrap();
@@ -215,14 +230,16 @@ fn new_resources_are_laid_out_as_the_engine_lays_them_out() {
     );
     let tex = res.add_ext_resource("Texture2D", "res://icon.svg", Some("uid://b1"));
     let sub = res.add_sub_resource("Gradient");
-    res.sub_resource_mut(&sub).unwrap().set(
+    res.sub_resource_mut(&sub).unwrap().properties_mut().set(
         "offsets",
         Variant::PackedFloat32Array(vec![0.0, 1.0].into()),
     );
     let main = res.resource_mut().unwrap();
-    main.set("icon", Reference::External(tex.clone()));
-    main.set("metadata/grad", Reference::Sub(sub.clone()));
-    main.set("metadata/odd key", 1);
+    main.properties_mut()
+        .set("icon", Reference::External(tex.clone()));
+    main.properties_mut()
+        .set("metadata/grad", Reference::Sub(sub.clone()));
+    main.properties_mut().set("metadata/odd key", 1);
     assert_eq!(
         res.to_string(),
         format!(
@@ -354,7 +371,7 @@ fn text_that_is_not_a_resource_is_a_typed_error() {
 fn godot3_files_convert_to_godot4() {
     let level = TextResource::from_bytes(&fixture("godot3", "level.tscn")).unwrap();
     let conv = level.to_godot4().unwrap();
-    let res = conv.resource;
+    let res = conv.file;
     assert_eq!((res.dialect(), res.format()), (Dialect::Godot4, 3));
     // Spatial is Node3D in Godot 4, reported with its properties' names unchecked.
     assert_eq!(
@@ -375,8 +392,11 @@ fn godot3_files_convert_to_godot4() {
     );
     // __meta__ is metadata/ properties; number ids are strings; Godot 4's layout.
     let player = res.node("Player").unwrap();
-    assert_eq!(player.get("metadata/hp"), Some(&Variant::Int(100)));
-    assert!(player.get("__meta__").is_none());
+    assert_eq!(
+        player.properties().get("metadata/hp"),
+        Some(&Variant::Int(100))
+    );
+    assert!(player.properties().get("__meta__").is_none());
     let text = res.to_string();
     assert!(
         text.contains(
@@ -395,5 +415,5 @@ fn godot3_files_convert_to_godot4() {
     let g4 = TextResource::from_bytes(&fixture("godot4", "level.tscn")).unwrap();
     let same = g4.to_godot4().unwrap();
     assert!(same.issues.is_empty());
-    assert_eq!(same.resource.to_string(), g4.to_string());
+    assert_eq!(same.file.to_string(), g4.to_string());
 }
