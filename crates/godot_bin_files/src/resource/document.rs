@@ -131,6 +131,8 @@ impl Property {
 /// assert_eq!(props.names().collect::<Vec<_>>(), ["name", "level"]);
 /// cfg["player"]["level"] = Variant::Int(4); // one line changes
 /// assert_eq!(cfg.to_string(), "[player]\nname=\"Ada\"\nlevel=4\n");
+/// cfg["player"].properties_mut()["hp"] = Variant::Int(9); // a new name is added
+/// assert_eq!(cfg.to_string(), "[player]\nname=\"Ada\"\nlevel=4\nhp=9\n");
 /// # Ok::<(), godot_bin_files::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
