@@ -6,10 +6,12 @@
 //! codec over the packet layer; `de.rs` and `ser.rs` its serde (a `Variant` is itself a
 //! deserializer and a serializer target: [`from_variant`], [`to_variant`]; `access.rs` its
 //! element and entry access, which gives errors their path), with the typed containers'
-//! serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions.
+//! serde shapes they share in `shapes.rs`; `convert.rs` the `From` conversions; `assign.rs`
+//! [`Variant::assign`], how a value set over another keeps its container kind.
 
 mod access;
 mod array;
+mod assign;
 pub(crate) mod codec;
 mod convert;
 pub(crate) mod de;

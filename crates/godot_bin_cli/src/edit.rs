@@ -771,14 +771,16 @@ fn set_in_text(
             .map(str::to_owned)
             .unwrap_or_else(|| resource_text(p.value(), t.dialect()))
     });
-    let new = resource_text(&value, t.dialect());
     let section = &mut t.sections_mut()[i];
     let old_type = section.properties().get(&property).map(Variant::get_type);
     let same = section
         .properties()
         .get(&property)
         .is_some_and(|o| o.eq_ordered(&value));
-    section.properties_mut().set(&property, value.clone());
+    section.properties_mut().set(&property, value);
+    // What was stored: a value set over a typed container takes its types.
+    let value = section.properties()[property.as_str()].clone();
+    let new = resource_text(&value, t.dialect());
     // A reference to an id the file does not have would not load.
     t.check_references()
         .map_err(|e| Failure::msg(format!("VALUE: {e}; nothing changed")))?;

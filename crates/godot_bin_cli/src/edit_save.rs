@@ -313,7 +313,9 @@ impl Save {
         let old = (!added).then(|| v.to_text(dialect).trim_end_matches('\n').to_owned());
         let old_type = (!added).then(|| v.get_type());
         let same = !added && v.eq_ordered(&value);
-        *v = value.clone();
+        v.assign(value);
+        // What was stored: a value set over a typed container takes its types.
+        let value = v.clone();
         let packet = input::config(dialect)
             .to_vec(&top)
             .map_err(|e| Failure::msg(format!("value {index}: {e}")))?;

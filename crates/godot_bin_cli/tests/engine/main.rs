@@ -29,6 +29,10 @@ fn main() {
             run.assert_ok();
             check(&run.lines_with_prefix("CLI:"), GODOT3_EXPECT);
         }),
+        support::engine::godot4_trial(
+            "cli::set_on_a_save_keeps_a_typed_array_godot4",
+            typed_array_in_a_save,
+        ),
     ];
     if !args.list {
         eprintln!("engine tests: {}", support::engine::summary());
@@ -222,3 +226,47 @@ const GODOT3_EXPECT: &[&str] = &[
     "l_zstd.scn (1, 2) 3",
     "l_gzip.scn (1, 2) 3",
 ];
+
+/// Issue 49 #2: `set` on a save replaced a typed Array with an untyped one, which a game
+/// that reads it into `var items: Array[StringName]` refuses with a script error. The
+/// engine writes the save (zstd, as `open_compressed` does), the CLI sets the typed array
+/// from an untyped literal, and the engine assigns what it reads to typed variables.
+fn typed_array_in_a_save(e: &support::godot4::Godot4) {
+    const WRITE: &str = r#"
+var items: Array[StringName] = [&"x", &"y"]
+var ids: Array[int] = [1, 2]
+var f = FileAccess.open_compressed("res://t.sav", FileAccess.WRITE, FileAccess.COMPRESSION_ZSTD)
+f.store_var({"items": items, "ids": ids})
+f.close()
+"#;
+    let made = run_script(e, WRITE, &[]);
+    made.assert_ok();
+    let dir = std::env::temp_dir().join(format!("godot_bin-cli-typed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("t.sav");
+    std::fs::write(&save, made.read_file("t.sav")).unwrap();
+    let path = save.to_string_lossy().into_owned();
+    cli(&["set", &path, "0.items", "[&\"a\"]"]);
+    cli(&["set", &path, "0.ids", "[7, 8, 9]"]);
+    let bytes = std::fs::read(&save).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    const READ: &str = r#"
+var z = FileAccess.open_compressed("res://t.sav", FileAccess.READ, FileAccess.COMPRESSION_ZSTD)
+var d = z.get_var()
+var items: Array[StringName] = d.items
+var ids: Array[int] = d.ids
+print("CLI:items ", items, " ", d.items.is_typed(), " ", d.items.get_typed_builtin() == TYPE_STRING_NAME)
+print("CLI:ids ", ids, " ", d.ids.is_typed(), " ", d.ids.get_typed_builtin() == TYPE_INT)
+"#;
+    let run = run_script(e, READ, &[("t.sav", &bytes)]);
+    run.assert_ok();
+    assert!(
+        run.script_errors().is_empty(),
+        "the engine refused what the CLI wrote: {:?}",
+        run.script_errors()
+    );
+    check(
+        &run.lines_with_prefix("CLI:"),
+        &["items [&\"a\"] true true", "ids [7, 8, 9] true true"],
+    );
+}

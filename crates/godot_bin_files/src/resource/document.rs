@@ -10,7 +10,6 @@
 //! diff of one value.
 
 use super::config::fields_of;
-use super::retype;
 use super::syntax::{self, Style};
 use crate::error::{Error, Result};
 use godot_bin::Dialect;
@@ -70,12 +69,13 @@ impl Property {
     /// (a `Vec<String>` set on `Array[String](...)`, as the engine keeps a typed property's
     /// type on assignment), and a value equal to the old one keeps its text.
     pub fn set_value(&mut self, value: impl Into<Variant>) {
-        let value = retype::keep_container_types(&self.value, value.into());
-        if value == self.value && self.text.is_some() {
+        let mut new = self.value.clone();
+        new.assign(value);
+        if new == self.value && self.text.is_some() {
             return;
         }
         self.text = None;
-        self.value = value;
+        self.value = new;
     }
 
     /// The value's text as read from the file, while it is unchanged.

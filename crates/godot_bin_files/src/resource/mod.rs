@@ -80,7 +80,6 @@ mod document;
 mod lex;
 mod numbers;
 mod reference;
-mod retype;
 mod scene;
 mod section;
 mod strtod;

@@ -1,12 +1,16 @@
-//! A value set in place of another keeps what the file said of its kind: a typed Array's
-//! or Dictionary's types, a packed array's kind, when the new elements fit them (the
-//! engine keeps a typed property's type on assignment). What `Property::set_value` asks.
+//! [`Variant::assign`]: a value set in place of another keeps the kind the old one had —
+//! a typed Array's or Dictionary's types, a packed array's kind — when the new elements
+//! fit it, as the engine keeps a typed property's or variable's type on assignment (an
+//! untyped `[&"a"]` assigned to an `Array[StringName]` stays an `Array[StringName]`).
+//! Resources' properties, saves' values and the CLI's `set` all go through it.
 
-use godot_bin::{ElementType, StringName, Variant, VariantType};
+use super::{ElementType, Variant};
+use crate::dialect::VariantType;
+use crate::types::names::StringName;
 
 /// `new` with the container types of `old` where `new` has none and its elements fit them
 /// (a typed Array's or Dictionary's types, a packed array's kind).
-pub(crate) fn keep_container_types(old: &Variant, new: Variant) -> Variant {
+fn keep_container_types(old: &Variant, new: Variant) -> Variant {
     match (old, new) {
         (Variant::Array(o), Variant::Array(mut n)) => {
             if n.element_type.is_untyped() && !o.element_type.is_untyped() {
@@ -52,7 +56,7 @@ pub(crate) fn keep_container_types(old: &Variant, new: Variant) -> Variant {
 /// `items` as a packed array of `old`'s kind (a `Vec<String>` set on a
 /// `PackedStringArray`), when `old` is one and every item fits it exactly.
 fn packed_like(old: &Variant, items: &[Variant]) -> Option<Variant> {
-    use godot_bin::{
+    use crate::types::packed::{
         PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array,
         PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
         PackedVector3Array, PackedVector4Array,
@@ -122,4 +126,32 @@ fn fitted(t: &ElementType, items: &[Variant]) -> Option<Vec<Variant>> {
             _ => None,
         })
         .collect()
+}
+
+impl Variant {
+    /// Replaces this value with `value` as the engine assigns to a typed property or
+    /// variable: where this is a typed Array or Dictionary and `value` the same container
+    /// untyped, `value` takes the types when every element fits them (a String becomes a
+    /// StringName where that is the type); where this is a packed array and `value` an
+    /// untyped Array whose items all fit it exactly, `value` becomes that packed array;
+    /// elements of containers of the same length are kept alike, one by one. Anything else
+    /// is replaced as it is.
+    ///
+    /// ```
+    /// use godot_bin::{ElementType, StringName, Variant, VariantType};
+    ///
+    /// // What a game stored as `var items: Array[StringName]`.
+    /// let mut items: Variant = godot_bin::from_slice(&godot_bin::to_vec(&Variant::Array(
+    ///     godot_bin::Array::typed(ElementType::Builtin(VariantType::StringName), vec![]),
+    /// ))?)?;
+    /// items.assign(Variant::Array(vec![Variant::from("a")].into()));
+    /// let Variant::Array(a) = &items else { unreachable!() };
+    /// assert_eq!(a.element_type, ElementType::Builtin(VariantType::StringName));
+    /// assert_eq!(a.items, [Variant::StringName(StringName("a".into()))]);
+    /// # Ok::<(), godot_bin::Error>(())
+    /// ```
+    pub fn assign(&mut self, value: impl Into<Variant>) {
+        let old = std::mem::take(self);
+        *self = keep_container_types(&old, value.into());
+    }
 }
