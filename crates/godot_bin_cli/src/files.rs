@@ -156,6 +156,8 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         };
         return crate::resources::convert(doc, &args.output, options, out);
     }
+    // A save: its name is the game's choice, but not a resource's or a ConfigFile's.
+    crate::resources::refuse_kind(&args.output, "a save", &[crate::resources::Kind::Other])?;
     if !args.godot4 {
         return recontainer(args, &data, key, new_key, out);
     }

@@ -67,6 +67,61 @@ fn config_name(path: &Path) -> bool {
     CONFIG_EXTENSIONS.contains(&extension(path).as_str())
 }
 
+/// What a file's name says it holds, for `convert`'s output: the engine picks its loader
+/// by extension, so a file written under another kind's name does not load.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// `.tres`, `.tscn`: a text resource or scene.
+    TextResource,
+    /// `.res`, `.scn`: a binary resource or scene.
+    BinaryResource,
+    /// A ConfigFile's name ([`CONFIG_EXTENSIONS`]).
+    Config,
+    /// Any other name: a save (`store_var` frames) or an encrypted ConfigFile, whose names
+    /// the game chooses.
+    Other,
+}
+
+/// The kind `path`'s name says.
+pub fn kind_of_name(path: &Path) -> Kind {
+    match extension(path).as_str() {
+        "tres" | "tscn" => Kind::TextResource,
+        "res" | "scn" => Kind::BinaryResource,
+        _ if config_name(path) => Kind::Config,
+        _ => Kind::Other,
+    }
+}
+
+/// Refuses an output name of a kind `what` cannot become (nothing is written): a
+/// ConfigFile's text under `out.scn` is a file the engine's binary loader rejects.
+pub fn refuse_kind(output: &Path, what: &str, allowed: &[Kind]) -> Result<(), Failure> {
+    let kind = kind_of_name(output);
+    if allowed.contains(&kind) {
+        return Ok(());
+    }
+    let named = match kind {
+        Kind::TextResource => "a text resource or scene (.tres, .tscn)",
+        Kind::BinaryResource => "a binary resource or scene (.res, .scn)",
+        Kind::Config => "a ConfigFile",
+        Kind::Other => "neither a resource, a scene nor a ConfigFile",
+    };
+    let wants = allowed
+        .iter()
+        .map(|k| match k {
+            Kind::TextResource => ".tres/.tscn",
+            Kind::BinaryResource => ".res/.scn",
+            Kind::Config => "a ConfigFile name (.cfg, .godot, .import...)",
+            Kind::Other => "a save's own name",
+        })
+        .collect::<Vec<_>>()
+        .join(" or ");
+    Err(Failure::msg(format!(
+        "{} names {named}, which {what} cannot become (the engine picks its loader by the \
+         name); give {wants}; nothing written",
+        output.display()
+    )))
+}
+
 /// Whether `data` looks like a ConfigFile's text whatever its name: UTF-8 without a NUL
 /// (no packet or frame of a save is: a header's or length's high bytes are zero for
 /// anything shorter than 16 MiB), whose first line that is not blank or a `;` comment
@@ -369,6 +424,16 @@ pub fn convert(
     } = options;
     let same_engine = !godot4;
     let ext = extension(output);
+    match &doc {
+        Doc::Config(_) | Doc::Encrypted(..) => {
+            refuse_kind(output, "a ConfigFile", &[Kind::Config, Kind::Other])?
+        }
+        Doc::Text(_) | Doc::Binary(_) => refuse_kind(
+            output,
+            "a resource or scene",
+            &[Kind::TextResource, Kind::BinaryResource],
+        )?,
+    }
     let mut issues = Vec::new();
     let not_for = |what: &str| {
         Failure::msg(format!(
@@ -554,8 +619,9 @@ pub fn fresh_iv() -> [u8; 16] {
 /// For `--help`: what `convert` does with resources.
 pub const CONVERT_HELP: &str = "Resources, scenes and ConfigFiles (by extension or magic: \
 .tres .tscn .res .scn, RSRC, RSCC; ConfigFiles .cfg .import .remap .gdextension .gdnlib \
-project.godot, or any text that reads as one, or a GDEC file holding one): the output's extension picks its form (.tres/.tscn text, .res/.scn binary; \
-anything else keeps the input's form); a Godot 3 resource or scene stays Godot 3 unless \
+project.godot, or any text that reads as one, or a GDEC file holding one): the output's extension picks its form (.tres/.tscn text, .res/.scn binary); \
+a name of another kind is refused (a resource to .cfg or .sav, a ConfigFile to .scn, a save to \
+.tscn or .cfg: the engine picks its loader by the name); a Godot 3 resource or scene stays Godot 3 unless \
 --godot4; a plain ConfigFile with --password (or --new-password) is written encrypted \
 as save_encrypted_pass writes it, an encrypted one (read with --password) plain, or with \
 --new-password re-encrypted. --to zstd|fastlz|deflate|gzip writes a .res/.scn compressed \

@@ -171,6 +171,54 @@ fn convert_moves_between_forms_by_extension() {
     assert!(!ok && err.contains("cannot be used with"), "{err}");
 }
 
+/// Issue 49 #1: `convert` wrote whatever the input was under an output name of another
+/// kind, exit 0 (`convert project.godot out.scn` copied the ConfigFile's text into
+/// `out.scn`, which Godot refuses: "Unrecognized binary resource file"). Each such pair is
+/// refused, nothing written; the names each kind may take still convert.
+#[test]
+fn convert_refuses_an_output_name_of_another_kind() {
+    let dir = scratch("kinds");
+    let cfg = put(&dir, "game.cfg", &fixture("godot4", "game.cfg"));
+    let scene = put(&dir, "level.tscn", &fixture("godot4", "level.tscn"));
+    let save = put(
+        &dir,
+        "game.sav",
+        &std::fs::read(crate::support::golden::files_dir().join("godot4/g4_save_zstd.bin"))
+            .unwrap(),
+    );
+    for (input, output) in [
+        (&cfg, "out.scn"),
+        (&cfg, "out.tres"),
+        (&save, "out.tscn"),
+        (&save, "out.res"),
+        (&save, "out.cfg"),
+        (&scene, "out.cfg"),
+        (&scene, "out.sav"),
+        (&scene, "project.godot"),
+    ] {
+        let out = dir.join(output).to_string_lossy().into_owned();
+        let (ok, _, err) = run(&["convert", input, &out]);
+        assert!(
+            !ok && err.contains("cannot become") && err.contains("nothing written"),
+            "{input} -> {output}: {err}"
+        );
+        assert!(
+            !PathBuf::from(&out).exists(),
+            "{input} -> {output} wrote a file"
+        );
+    }
+    for (input, output) in [
+        (&cfg, "settings.dat"),
+        (&cfg, "override.cfg"),
+        (&save, "game2.sav"),
+        (&scene, "level.scn"),
+    ] {
+        let out = dir.join(output).to_string_lossy().into_owned();
+        let (ok, _, err) = run(&["convert", input, &out]);
+        assert!(ok, "{input} -> {output}: {err}");
+    }
+}
+
 #[test]
 fn convert_encrypts_and_decrypts_config_files() {
     let dir = scratch("cfg");
