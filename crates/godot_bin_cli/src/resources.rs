@@ -159,7 +159,15 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
         || text_start.starts_with(b"[gd_resource")
         || text_start.starts_with(b"[gd_scene")
     {
-        return TextResource::from_bytes(data)
+        // A file on disk is loaded by its path, so that its `res://` path is found from the
+        // project folder above it, as the editor finds it: conversions resolve relative
+        // `[ext_resource]` paths against it.
+        let read = if path.is_file() {
+            TextResource::load(path)
+        } else {
+            TextResource::from_bytes(data)
+        };
+        return read
             .map(|r| Some(Doc::Text(r)))
             .map_err(|e| failure(path, e));
     }

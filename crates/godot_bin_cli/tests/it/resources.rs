@@ -219,6 +219,40 @@ fn convert_refuses_an_output_name_of_another_kind() {
     }
 }
 
+/// Issue 49 #3: `convert` of a text resource whose `[ext_resource]` path is relative
+/// (Godot 3-era materials) found no project and wrote the path relative into the binary,
+/// where the engine's binary loader reads it from `res://`. The project is found upward
+/// from the file, as the editor finds it, and the path written as the engine's own binary
+/// file of it (Godot 4.4.1's `rel/tree.res`) has it; with no project above, convert says
+/// so while converting.
+#[test]
+fn convert_resolves_relative_paths_from_the_project_above() {
+    let dir = scratch("relative");
+    let sub = dir.join("godot4/issue41/rel");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.join("project.godot"), "config_version=5\n").unwrap();
+    let tres = put(
+        &sub,
+        "tree.tres",
+        &fixture("godot4/issue41/rel", "tree.tres"),
+    );
+    let res = sub.join("tree.res").to_string_lossy().into_owned();
+    let (ok, _, err) = run(&["convert", &tres, &res]);
+    assert!(ok && !err.contains("issue"), "{err}");
+    let engine = BinaryResource::from_bytes(&fixture("godot4/issue41/rel", "tree.res")).unwrap();
+    let ours = BinaryResource::from_bytes(&std::fs::read(&res).unwrap()).unwrap();
+    assert_eq!(ours.ext_resources(), engine.ext_resources());
+
+    // No project.godot above: the path stays relative, and convert says so on stderr.
+    std::fs::remove_file(dir.join("project.godot")).unwrap();
+    let (ok, _, err) = run(&["convert", &tres, &res]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("issue:") && err.contains("no project.godot in a folder above"),
+        "{err}"
+    );
+}
+
 #[test]
 fn convert_encrypts_and_decrypts_config_files() {
     let dir = scratch("cfg");

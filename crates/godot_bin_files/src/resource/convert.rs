@@ -173,7 +173,7 @@ impl TextResource {
                     issues.push(issue(
                         &section_name(e),
                         "path",
-                        format!("{path:?} is relative to the file's folder, which is not known (TextResource::load or set_res_path gives it): kept relative, where the engine's binary loader reads it from res://"),
+                        format!("{path:?} is relative to the file's folder, whose res:// path is not known (no project.godot in a folder above the file; TextResource::load finds it, set_res_path gives it): kept relative, where the engine's binary loader reads it from res:// and finds another file or none"),
                     ));
                     path.to_string()
                 }
