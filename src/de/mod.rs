@@ -376,20 +376,28 @@ impl Config {
     }
 
     /// A whole packet's error, with the dialects that read it named
-    /// ([`hint_dialect`](Config::hint_dialect)) where the error itself says the bytes are
-    /// not this dialect's packet: bytes left after a whole value (the usual sign of
-    /// another engine's packet: issue 41) or a type id the dialect does not have. Other
-    /// kinds stay what they are, so that code matching them (a stream reader waiting on
-    /// [`ErrorKind::UnexpectedEof`]) sees them; nor is a packet past [`HINT_LIMIT`] bytes
-    /// tried, which would be decoded once for each dialect on a failure.
+    /// ([`hint_dialect`](Config::hint_dialect)) when the bytes do not read cleanly in this
+    /// dialect and do in another: bytes left after a value, a type id the dialect lacks,
+    /// and every error of the Rust type (a Godot 3 packet decoded into a struct in Godot 4
+    /// fails as the struct's, ``missing field `pos` ``, far from its real mistake: issue
+    /// 49). A packet that reads cleanly here keeps the type's own error. The errors that
+    /// name a limit or a policy keep their kind, for code that matches it: the input
+    /// running out ([`ErrorKind::UnexpectedEof`], which a stream reader waits on, and
+    /// [`ErrorKind::LengthOutOfRange`]), [`ErrorKind::DepthExceeded`],
+    /// [`ErrorKind::SizeLimitExceeded`], [`ErrorKind::ObjectsNotAllowed`]. A packet past
+    /// [`HINT_LIMIT`] bytes is not tried, which would decode it once for each dialect.
     #[cold]
     #[inline(never)]
     fn hint_packet(&self, bytes: &[u8], e: Error) -> Error {
-        let telling = matches!(
+        let policy = matches!(
             e.kind(),
-            ErrorKind::TrailingBytes(_) | ErrorKind::UnknownTypeId { .. }
+            ErrorKind::UnexpectedEof
+                | ErrorKind::LengthOutOfRange(_)
+                | ErrorKind::DepthExceeded(_)
+                | ErrorKind::SizeLimitExceeded(_)
+                | ErrorKind::ObjectsNotAllowed
         );
-        if !telling || bytes.len() > HINT_LIMIT {
+        if policy || bytes.len() > HINT_LIMIT {
             return e;
         }
         self.hint_dialect(bytes, e)

@@ -22,6 +22,7 @@ mod interop;
 mod mapping;
 mod random_values;
 mod regression_godot3_packet_hint;
+mod regression_godot3_struct_hint;
 mod regression_nodepath_root_from_text;
 mod regression_object_keys;
 mod regression_object_property_names;
