@@ -89,7 +89,10 @@ pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
     let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
     let (value, text, exact) = match resources::open(&args.file, &data, key.clone())? {
-        Some(doc) => doc_value(&doc, &args.target)?,
+        Some(mut doc) => {
+            resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
+            doc_value(&doc, &args.target)?
+        }
         None => {
             let save = Save::open(&args.packets, &args.keys, data)?;
             let (index, path) = save_target(&args.target)?;
@@ -138,7 +141,10 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     let text = (!args.json).then_some(value);
     let source = ValueSource { json, text };
     let change = match resources::open(&args.file, &data, key.clone())? {
-        Some(doc) => set_doc(doc, &args.target, &source, key)?,
+        Some(mut doc) => {
+            resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
+            set_doc(doc, &args.target, &source, key)?
+        }
         None => {
             let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
             let (index, path) = save_target(&args.target)?;

@@ -3,7 +3,7 @@
 //! values byte for byte.
 
 use crate::change::{type_note, Change};
-use crate::failure::Failure;
+use crate::failure::{kind_text, Failure};
 use crate::input::{self, KeyArgs, PacketArgs};
 use godot_bin::{Dialect, Variant};
 use godot_bin_files::save::{self, Container, Key, Layout};
@@ -181,7 +181,7 @@ impl Save {
                     Err(e) => {
                         return Err(Failure::at(
                             p.offset + e.offset().unwrap_or(0),
-                            format!("value {}: {}", values.len(), e.kind()),
+                            format!("value {}: {}", values.len(), kind_text(e.kind())),
                         )
                         .with_hint(input::dialect_hint(dialect, |d| {
                             input::packets_clean(d, &list)
@@ -202,7 +202,7 @@ impl Save {
                     Err(e) => {
                         return Err(Failure::at(
                             at + e.offset().unwrap_or(0),
-                            format!("value {}: {}", values.len(), e.kind()),
+                            format!("value {}: {}", values.len(), kind_text(e.kind())),
                         )
                         .with_hint(input::dialect_hint(dialect, |d| {
                             input::bare_clean(d, &data)

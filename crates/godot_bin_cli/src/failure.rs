@@ -33,6 +33,43 @@ impl Failure {
     }
 }
 
+/// A value's error as the CLI says it. The library's [`godot_bin::ErrorKind::WrongDialect`]
+/// tells a program to read with another dialect's `Config`, which a CLI user never sees:
+/// the CLI says what the configured dialect said, and its hint line names the `--dialect`
+/// to give ([`dialect_hint_of`]).
+pub(crate) fn kind_text(kind: &godot_bin::ErrorKind) -> String {
+    match kind {
+        godot_bin::ErrorKind::WrongDialect { error, .. } => error.to_string(),
+        kind => kind.to_string(),
+    }
+}
+
+/// The hint line for an error whose kind names the dialects that read the bytes cleanly.
+pub(crate) fn dialect_hint_of(kind: &godot_bin::ErrorKind) -> Option<String> {
+    match kind {
+        godot_bin::ErrorKind::WrongDialect {
+            dialect,
+            decodes_as,
+            ..
+        } => {
+            let others: Vec<String> = decodes_as
+                .iter()
+                .map(|d| format!("--dialect {}", d.id()))
+                .collect();
+            Some(hint_text(*dialect, &others))
+        }
+        _ => None,
+    }
+}
+
+/// "the input does not decode cleanly as Godot 4, but it does with --dialect godot3".
+pub(crate) fn hint_text(chosen: godot_bin::Dialect, others: &[String]) -> String {
+    format!(
+        "the input does not decode cleanly as {chosen}, but it does with {}",
+        others.join(" or ")
+    )
+}
+
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         Failure::msg(e.to_string())

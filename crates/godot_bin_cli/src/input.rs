@@ -2,7 +2,7 @@
 //! one, a save's content and container, the dialect to read it in, and its packets (bare, framed as `store_var`
 //! writes them, or rows of a `.tsv`), with the checks that tell them apart.
 
-use crate::failure::Failure;
+use crate::failure::{dialect_hint_of, kind_text, Failure};
 use clap::Args;
 use godot_bin::{Config, Dialect, Variant};
 use godot_bin_files::save::{self as file, Container, Key, Layout};
@@ -44,17 +44,21 @@ pub(crate) fn save_failure(e: godot_bin_files::Error) -> Failure {
         _ => "",
     };
     // A value's own error: its kind, and its offset in the packet.
-    let (offset, message) = match e.kind() {
-        ErrorKind::Variant(inner) => (inner.offset(), inner.kind().to_string()),
+    let (offset, message, dialects) = match e.kind() {
+        ErrorKind::Variant(inner) => (
+            inner.offset(),
+            kind_text(inner.kind()),
+            dialect_hint_of(inner.kind()),
+        ),
         kind => match e.position() {
-            Some(Position::Byte(at)) => (Some(at), kind.to_string()),
-            _ => (None, kind.to_string()),
+            Some(Position::Byte(at)) => (Some(at), kind.to_string(), None),
+            _ => (None, kind.to_string(), None),
         },
     };
     Failure {
         offset,
         message: format!("{message}{hint}"),
-        hint: None,
+        hint: dialects,
     }
 }
 
@@ -350,10 +354,7 @@ pub(crate) fn dialect_hint(chosen: Dialect, clean: impl Fn(Dialect) -> bool) -> 
     if others.is_empty() {
         return None;
     }
-    Some(format!(
-        "the input does not decode cleanly as {chosen}, but it does with {}",
-        others.join(" or ")
-    ))
+    Some(crate::failure::hint_text(chosen, &others))
 }
 
 /// Length-prefixed frames found in input given without `--framed`.

@@ -220,7 +220,8 @@ fn dump(
 ) -> Result<(), Failure> {
     let file = read_input(path)?;
     // Resources, scenes and ConfigFiles: their own forms (resources.rs).
-    if let Some(doc) = resources::open(path, &file, keys.key()?)? {
+    if let Some(mut doc) = resources::open(path, &file, keys.key()?)? {
+        resources::apply_dialect(&mut doc, packets_args.dialect, path)?;
         return resources::dump(&doc, json, out);
     }
     let input = input_of(packets_args, keys, file)?;
@@ -350,8 +351,8 @@ fn tsv_escape(text: &str) -> String {
 
 fn decode_failure(e: &godot_bin::Error, base: usize, name: Option<&str>) -> Failure {
     let message = match name {
-        Some(n) => format!("row {n}: {}", e.kind()),
-        None => e.kind().to_string(),
+        Some(n) => format!("row {n}: {}", failure::kind_text(e.kind())),
+        None => failure::kind_text(e.kind()),
     };
     Failure::at(base + e.offset().unwrap_or(0), message)
 }

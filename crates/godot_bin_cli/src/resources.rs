@@ -8,7 +8,7 @@
 
 use crate::failure::Failure;
 use crate::json;
-use godot_bin::Variant;
+use godot_bin::{Dialect, Variant};
 use godot_bin_files::resource::{
     BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,
 };
@@ -197,6 +197,59 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
         }
     }
     Ok(None)
+}
+
+/// Applies `--dialect` to a document: a ConfigFile's values print in that engine's style
+/// from then on; a resource or scene says its engine itself (a text file's `format`, a
+/// binary file's version), so a `--dialect` of another engine is refused rather than
+/// ignored without a word.
+pub fn apply_dialect(doc: &mut Doc, asked: Option<Dialect>, path: &Path) -> Result<(), Failure> {
+    let Some(asked) = asked else {
+        return Ok(());
+    };
+    let (own, what) = match doc {
+        Doc::Config(c) | Doc::Encrypted(c, _) => {
+            c.set_dialect(asked);
+            return Ok(());
+        }
+        Doc::Text(t) => (
+            t.dialect(),
+            format!("a text {} of format {}", noun(t.is_scene()), t.format()),
+        ),
+        Doc::Binary(b) => (
+            b.dialect(),
+            format!(
+                "a binary {} of version {}.{}",
+                noun(b.is_scene()),
+                b.header().version.0,
+                b.header().version.1
+            ),
+        ),
+    };
+    let family = |d: Dialect| {
+        if d == Dialect::Godot4 {
+            Dialect::Godot4
+        } else {
+            Dialect::Godot3
+        }
+    };
+    if family(asked) == own {
+        return Ok(());
+    }
+    Err(Failure::msg(format!(
+        "{} is {what}, a {own} file by its own header: --dialect {} does not apply to it (to \
+         make a Godot 3 file a Godot 4 one: godot-bin convert FILE OUT --godot4)",
+        path.display(),
+        asked.id()
+    )))
+}
+
+fn noun(scene: bool) -> &'static str {
+    if scene {
+        "scene"
+    } else {
+        "resource"
+    }
 }
 
 /// Prints a document: its text (a binary file as the text it converts to), or JSON.

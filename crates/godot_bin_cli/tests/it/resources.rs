@@ -253,6 +253,45 @@ fn convert_resolves_relative_paths_from_the_project_above() {
     );
 }
 
+/// Issue 49 #7: `dump` of a Godot 3 `.tscn` with `--dialect godot4` ignored the flag
+/// without a word. A resource or scene says its engine in its header: another engine's
+/// `--dialect` is refused, its own taken; a ConfigFile prints in the style asked.
+#[test]
+fn dialect_is_refused_where_the_file_says_another_engine() {
+    let dir = scratch("dialect");
+    let g3 = put(&dir, "level.tscn", &fixture("godot3", "level.tscn"));
+    for cmd in [vec!["dump", &g3], vec!["get", &g3, "Player:position"]] {
+        let mut args = cmd.clone();
+        args.extend(["--dialect", "godot4"]);
+        let (ok, out, err) = run(&args);
+        assert!(!ok && out.is_empty(), "{out}");
+        assert!(
+            err.contains("a Godot 3 file by its own header: --dialect godot4 does not apply"),
+            "{err}"
+        );
+        let mut args = cmd.clone();
+        args.extend(["--dialect", "godot3"]);
+        let (ok, _, err) = run(&args);
+        assert!(ok, "{err}");
+    }
+    // A ConfigFile's text does not always tell its engine: a value set is printed in the
+    // style --dialect asks.
+    let cfg = put(&dir, "game.cfg", b"[player]\nhp=3\n");
+    let (ok, _, err) = run(&[
+        "set",
+        &cfg,
+        "player/pos",
+        "Vector2(1, 2)",
+        "--dialect",
+        "godot3",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&cfg).unwrap(),
+        "[player]\nhp=3\npos=Vector2( 1, 2 )\n"
+    );
+}
+
 #[test]
 fn convert_encrypts_and_decrypts_config_files() {
     let dir = scratch("cfg");

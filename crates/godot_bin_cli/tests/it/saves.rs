@@ -209,6 +209,44 @@ mod wrong_dialect {
         );
     }
 
+    /// Issue 49 #6: `get` and `set` on a save in the wrong dialect said the library's
+    /// sentence ("(Dialect::Godot3): read the file with that dialect's Config"), which a
+    /// CLI user never sees; they say what Godot 4 said, and the hint line names the flag.
+    #[test]
+    fn get_and_set_name_the_flag_not_the_library() {
+        let save = path("godot3", "g3_save_zstd.bin");
+        for args in [
+            vec!["get", save.to_str().unwrap(), "0.player"],
+            vec![
+                "set",
+                save.to_str().unwrap(),
+                "0.level",
+                "4",
+                "-o",
+                "/dev/null",
+            ],
+        ] {
+            let out = run(&args);
+            assert_eq!(out.status.code(), Some(1));
+            let err = text(&out.stderr);
+            assert!(
+                err.contains("error at byte offset 56 (0x38): value 0: 192 trailing bytes"),
+                "{err}"
+            );
+            assert!(
+                err.contains(
+                    "hint: the input does not decode cleanly as Godot 4, but it does with \
+                     --dialect godot3"
+                ),
+                "{err}"
+            );
+            assert!(
+                !err.contains("Dialect::") && !err.contains("Config"),
+                "{err}"
+            );
+        }
+    }
+
     #[test]
     fn explain_names_the_dialect_that_decodes() {
         // The README's lines: a Godot 4 packet explained as Godot 3.
