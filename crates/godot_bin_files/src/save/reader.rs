@@ -9,7 +9,7 @@ use godot_bin::Config;
 use godot_bin::Dialect;
 use godot_bin::Variant;
 use serde::de::DeserializeOwned;
-use std::io::{self, BufReader, Chain, Cursor, Read};
+use std::io::{self, BufReader, Chain, Cursor, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 
 /// Packets are read into memory at most this much ahead of the bytes that arrived.
@@ -97,7 +97,8 @@ impl<R: Read> Source<R> {
 /// whole file is decrypted. A value that fails to decode is therefore followed by that
 /// check, so a wrong key is reported as [`ErrorKind::WrongKey`] rather than as garbage;
 /// the end of the content is handed out only after the check passed. Values read before
-/// the end are not yet verified: use [`file::decrypt`](super::decrypt) first to verify
+/// the end are not yet verified: [`Reader::open`] checks the key at open, as the engine
+/// does; for another source, use [`file::decrypt`](super::decrypt) first to verify
 /// before reading anything.
 ///
 /// ```
@@ -387,6 +388,11 @@ impl Reader<std::fs::File> {
     /// file. Write it back with [`Writer::like`](super::Writer::like) and
     /// [`Writer::save`](super::Writer::save).
     ///
+    /// An encrypted file's key is checked here, as the engine's `open_encrypted*` checks
+    /// it (the MD5 of the whole decrypted content): a wrong key is
+    /// [`ErrorKind::WrongKey`] from `open`, not from the first read. The file is
+    /// decrypted once to check it, a chunk at a time, and read again as it is streamed.
+    ///
     /// ```no_run
     /// use godot_bin_files::save::{Key, Reader, Writer};
     /// use godot_bin::{Config, Variant};
@@ -408,8 +414,17 @@ impl Reader<std::fs::File> {
         cfg: &Config,
     ) -> Result<Self> {
         let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path))?;
-        Self::open_source(file, key, cfg).map_err(|e| e.in_file(path))
+        let open = || std::fs::File::open(path).map_err(|e| Error::from(e).in_file(path));
+        let reader = Self::open_source(open()?, key, cfg).map_err(|e| e.in_file(path))?;
+        if let (Source::Encrypted(_), Some(key)) = (&reader.source, key) {
+            // The key, checked before anything is read: a pass of its own over the file.
+            let mut check = open()?;
+            check.seek(SeekFrom::Start(MAGIC_GDEC.len() as u64))?;
+            GdecReader::open(check, key)
+                .and_then(|mut r| r.verify())
+                .map_err(|e| e.in_file(path))?;
+        }
+        Ok(reader)
     }
 }
 

@@ -253,6 +253,50 @@ fn a_wrong_password_says_so() {
     }
 }
 
+/// Issue 49 #8: `Reader::open` with a wrong password succeeded, and the error came at the
+/// first read; the engine's `open_encrypted_with_pass` checks the key at open (the MD5 of
+/// the content). Every engine-made encrypted save, Godot 4's and Godot 3's layouts: a
+/// wrong key fails `open` itself, naming the file; the right one opens and reads.
+#[test]
+fn open_checks_the_key_as_the_engine_does() {
+    let dir = std::env::temp_dir().join(format!("godot_bin_open_key_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for row in rows().iter().filter(|r| r.kind == "pass") {
+        let path = dir.join(format!("{}.bin", row.name));
+        std::fs::write(&path, row.bin()).unwrap();
+        let cfg = Config::new(row.dialect());
+        let wrong = Reader::open(&path, Some(&Key::password("not the password")), &cfg);
+        if row.values == Some(0) {
+            // No content: the MD5 of nothing matches under any key, for the engine too.
+            assert!(wrong.is_ok(), "{}", row.name);
+        } else {
+            let err = wrong
+                .err()
+                .unwrap_or_else(|| panic!("{}: a wrong key opened", row.name));
+            assert!(
+                matches!(err.kind(), ErrorKind::WrongKey),
+                "{}: {err}",
+                row.name
+            );
+            assert_eq!(err.file(), Some(path.as_path()), "{}", row.name);
+            checked += 1;
+        }
+        let mut reader = Reader::open(&path, Some(&Key::password("s3cret")), &cfg).unwrap();
+        let values: Vec<Variant> = reader.values().collect::<Result<_, _>>().unwrap();
+        if let Some(n) = row.values {
+            assert_eq!(values.len(), n, "{}", row.name);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let with_content = rows()
+        .iter()
+        .filter(|r| r.kind == "pass" && r.values != Some(0))
+        .count();
+    assert_eq!(checked, with_content);
+    assert!(checked >= 2, "{checked}");
+}
+
 #[test]
 fn writer_round_trips_every_container_and_dialect() {
     let values = vec![
