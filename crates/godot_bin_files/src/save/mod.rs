@@ -7,7 +7,7 @@
 //! | GDScript | On disk | Here |
 //! |---|---|---|
 //! | `FileAccess.open(path, WRITE)` | the frames as they are | [`Writer::plain`] |
-//! | `open_encrypted_with_pass(path, WRITE, pass)` | `GDEC`: AES-256, key from the password | [`Key::password`], [`encrypt`], [`Writer::encrypted`] |
+//! | `open_encrypted_with_pass(path, WRITE, pass)` | `GDEC`: AES-256, key from the password | [`Key::password`], [`encrypt`], [`Writer::encrypted`]; an edited save: [`Writer::like`] |
 //! | `open_encrypted(path, WRITE, key[, iv])` | `GDEC` with the 32-byte key as given | [`Key::bytes`], [`encrypt_with_iv`] |
 //! | `open_compressed(path, WRITE, mode)` | `GCPF`: blocks of 4096 bytes, each compressed | [`compress`], [`Writer::compressed`] |
 //!
@@ -57,6 +57,38 @@
 //! let plain = save::decrypt(&bytes, &key)?;
 //! let packed = save::compress(&plain, save::Compression::Zstd)?;
 //! assert_eq!(save::decompress(&packed)?, plain);
+//! # Ok::<(), godot_bin_files::Error>(())
+//! ```
+//!
+//! ## Editing a save a game wrote
+//!
+//! To change a save and give it back to the same game, build the writer from the reader:
+//! [`Writer::like`] writes what was read the way it was read — the container (Godot 3's
+//! or Godot 4's encrypted layout, the compression mode and block size), the engine's
+//! packets and the framing. A writer made from `Config::default()` writes Godot 4, which
+//! a Godot 3 game cannot read.
+//!
+//! ```
+//! use godot_bin_files::save::{Key, Reader, Writer};
+//! use godot_bin::{Config, Dialect, Variant};
+//!
+//! # let key = Key::password("s3cret");
+//! # let mut w = Writer::encrypted(Vec::new(), &key, &Config::new(Dialect::Godot3))?;
+//! # w.write_value(&Variant::Dictionary([("level", 3)].into_iter().collect()))?;
+//! # let godot3_save = w.finish()?;
+//! // A Godot 3 game's save, encrypted with its password:
+//! let mut reader = Reader::with_key(&godot3_save[..], &key, &Config::default())?;
+//! let mut values: Vec<Variant> = reader.values().collect::<Result<_, _>>()?;
+//! values[0]["level"] = Variant::Int(4);
+//! let mut writer = Writer::like(&reader, Vec::new(), Some(&key))?;
+//! for v in &values {
+//!     writer.write_value(v)?;
+//! }
+//! let edited = writer.finish()?;
+//! // Godot 3's layout and packets still: the game reads it.
+//! let mut again = Reader::with_key(&edited[..], &key, &Config::default())?;
+//! assert_eq!(again.config().dialect(), Dialect::Godot3);
+//! assert_eq!(again.read_value::<Variant>()?.unwrap()["level"], Variant::Int(4));
 //! # Ok::<(), godot_bin_files::Error>(())
 //! ```
 //!
