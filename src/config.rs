@@ -2,32 +2,37 @@
 //! its entry points (`to_vec`, `from_slice`...) live beside the machinery they start, in
 //! `ser` and `de`.
 
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, ENGINE_MAX_DEPTH};
 
-/// How deeply values may nest without the `stack-growth` feature: the most levels a
-/// thread's own stack holds on the deepest path (a `Variant` decoded through serde), with
-/// room to spare on a 2 MiB thread (Rust's default for spawned threads and test threads,
-/// and tokio's for its workers). Measured: about 12 KiB a level in a debug build, 1.4 KiB
-/// in a release build. serde_json's default limit is the same.
+/// How deeply values may nest in this build, in every form (packets, the text form, and
+/// the files of `godot_bin_files`): the one depth policy.
 ///
-/// Without `stack-growth`, [`Config::max_depth`] is at most this; with it, the stack grows
-/// on demand and any limit holds (the default is then the engine's own 1024).
-pub const STACK_SAFE_DEPTH: usize = 128;
+/// * With the `stack-growth` feature: the engine's own limit, 1024 levels
+///   (`Variant::MAX_RECURSION_DEPTH`); the stack grows on demand ([`grow_stack`]).
+/// * Without it: 128 levels, the most a thread's own stack holds on the deepest path (a
+///   `Variant` decoded through serde) with room to spare on a 2 MiB thread (Rust's default
+///   for spawned and test threads, and tokio's for its workers). Measured: about 12 KiB a
+///   level in a debug build, 1.4 KiB in a release build. serde_json's limit is the same.
+///
+/// [`Config::max_depth`] may lower it, never raise it.
+///
+/// [`grow_stack`]: crate::grow_stack
+pub const MAX_DEPTH: usize = if cfg!(feature = "stack-growth") {
+    ENGINE_MAX_DEPTH
+} else {
+    128
+};
 
-/// `depth`, lowered to the deepest limit this build keeps without overflowing a thread's
-/// stack: any with `stack-growth`, else [`STACK_SAFE_DEPTH`].
+/// `depth`, lowered to this build's [`MAX_DEPTH`].
 fn within_stack(depth: usize) -> usize {
-    #[cfg(feature = "stack-growth")]
-    return depth;
-    #[cfg(not(feature = "stack-growth"))]
-    return depth.min(STACK_SAFE_DEPTH);
+    depth.min(MAX_DEPTH)
 }
 
 /// How to encode and decode: the engine's [`Dialect`] and the options that change bytes.
 ///
 /// A `Config` is a small value; build it once and call its methods, or use the crate's
 /// free functions, which use `Config::default()` (Godot 4, single precision, objects not
-/// allowed, the engine's depth limit with `stack-growth`, else [`STACK_SAFE_DEPTH`]).
+/// allowed, nesting up to [`MAX_DEPTH`]).
 ///
 /// ```
 /// use godot_bin::{Config, Dialect};
@@ -87,20 +92,17 @@ impl Config {
     /// `max_depth` is accepted, one deeper is
     /// [`ErrorKind::DepthExceeded`](crate::error::ErrorKind::DepthExceeded) where it starts.
     ///
-    /// With the `stack-growth` feature the default is the engine's own limit, 1024
-    /// ([`Dialect::max_depth`]), and any limit holds: the stack grows on demand. Without
-    /// it, the default and the largest limit is [`STACK_SAFE_DEPTH`] (128): a larger one
-    /// is lowered to it, so that hostile input never overflows the stack.
+    /// The default and the largest limit is [`MAX_DEPTH`], this build's: the engine's own
+    /// 1024 ([`Dialect::max_depth`]) with the `stack-growth` feature, else 128. A larger
+    /// one is lowered to it, so that hostile input never overflows the stack.
     ///
     /// ```
-    /// use godot_bin::{Config, STACK_SAFE_DEPTH};
+    /// use godot_bin::{Config, MAX_DEPTH};
     /// let cfg = Config::default().max_depth(3);
     /// assert_eq!(cfg.depth_limit(), 3);
-    /// if cfg!(feature = "stack-growth") {
-    ///     assert_eq!(Config::default().depth_limit(), 1024);
-    /// } else {
-    ///     assert_eq!(Config::default().max_depth(1024).depth_limit(), STACK_SAFE_DEPTH);
-    /// }
+    /// assert_eq!(Config::default().depth_limit(), MAX_DEPTH);
+    /// assert_eq!(Config::default().max_depth(5000).depth_limit(), MAX_DEPTH);
+    /// assert_eq!(MAX_DEPTH, if cfg!(feature = "stack-growth") { 1024 } else { 128 });
     /// ```
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = within_stack(depth);

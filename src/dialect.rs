@@ -402,6 +402,11 @@ pub(crate) enum ObjectForm {
     HeaderOnly,
 }
 
+/// The engines' own nesting limit (`Variant::MAX_RECURSION_DEPTH`), the same in every
+/// dialect here: the value of [`DialectSpec::max_depth`], and of
+/// [`MAX_DEPTH`](crate::config::MAX_DEPTH) with the `stack-growth` feature.
+pub(crate) const ENGINE_MAX_DEPTH: usize = 1024;
+
 /// One row of the dialect table.
 #[derive(Debug)]
 pub(crate) struct DialectSpec {
@@ -475,7 +480,7 @@ impl DialectSpec {
             objects: ObjectForm::IdOrFull,
             double_math_flag: false,
             rid: RidForm::HeaderOnly,
-            max_depth: 1024,
+            max_depth: ENGINE_MAX_DEPTH,
             file_family: Dialect::Godot3,
         }
     }
@@ -794,8 +799,8 @@ impl Dialect {
     }
 
     /// The engine's own nesting limit (`Variant::MAX_RECURSION_DEPTH`), the default of
-    /// [`Config::max_depth`](crate::config::Config::max_depth) with the `stack-growth`
-    /// feature (without it, [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH)).
+    /// [`Config::max_depth`](crate::config::Config::max_depth) up to
+    /// [`MAX_DEPTH`](crate::config::MAX_DEPTH), this build's limit.
     pub fn max_depth(self) -> usize {
         self.spec().max_depth
     }

@@ -257,13 +257,14 @@ pub mod text;
 mod types;
 mod variant;
 
-pub use config::{Config, STACK_SAFE_DEPTH};
+pub use config::{Config, MAX_DEPTH};
 #[doc(hidden)]
 pub use de::nodepath_padding;
 pub use de::Deserializer;
 pub use de::{from_reader, from_slice, take_from_slice, HINT_LIMIT};
 pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
+pub use packet::grow_stack;
 pub use ser::{to_vec, to_writer, Compound, Serializer};
 pub use types::godot2::{Image, InputEvent};
 pub use types::leaves::{Leaf as Component, LeafKind as ComponentKind};

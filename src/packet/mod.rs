@@ -104,25 +104,36 @@ pub(crate) const STACK_RED_ZONE: usize = 256 << 10;
 #[cfg(feature = "stack-growth")]
 pub(crate) const STACK_SEGMENT: usize = 4 << 20;
 
-/// Runs `f`, growing the stack first when little is left (`stacker`, feature
-/// `stack-growth`), so that the depth limit, not the thread's stack, ends deep nesting.
-/// Without the feature, `f` runs on the thread's own stack, and the depth limit is at most
-/// [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH), which that stack holds.
-#[cfg(feature = "stack-growth")]
+/// Runs `f` with room on the stack for one more level of nesting: with the `stack-growth`
+/// feature the stack grows first when little is left (a fresh segment, by `stacker`), so
+/// that [`MAX_DEPTH`](crate::MAX_DEPTH), the engine's 1024 levels, ends deep nesting and
+/// not the thread's stack; without it, `f` runs on the thread's own stack, which
+/// `MAX_DEPTH` (128 levels then) keeps within bounds. For code that walks values
+/// recursively as deep as the crate reads them (the files of `godot_bin_files` do): call
+/// it once a level past the first few dozen.
+///
+/// ```
+/// use godot_bin::Variant;
+///
+/// fn depth(v: &Variant) -> usize {
+///     match v {
+///         Variant::Array(a) => 1 + a.iter().map(|x| godot_bin::grow_stack(|| depth(x))).max().unwrap_or(0),
+///         _ => 0,
+///     }
+/// }
+/// let mut v = Variant::Nil;
+/// for _ in 0..godot_bin::MAX_DEPTH {
+///     v = Variant::Array(vec![v].into());
+/// }
+/// assert_eq!(depth(&v), godot_bin::MAX_DEPTH);
+/// ```
 #[cold]
 #[inline(never)]
-pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
-}
-
-/// Runs `f` (no `stack-growth`: the depth limit keeps it within the thread's stack). Out
-/// of line and cold as the growing one is, so that the hot paths that call it past
-/// [`SHALLOW`] levels are the same code in both builds.
-#[cfg(not(feature = "stack-growth"))]
-#[cold]
-#[inline(never)]
-pub(crate) fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
-    f()
+pub fn grow_stack<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(feature = "stack-growth")]
+    return stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f);
+    #[cfg(not(feature = "stack-growth"))]
+    return f();
 }
 
 /// Something that reads through a [`Decoder`] (the decoder itself, or a deserializer

@@ -123,7 +123,7 @@ mod order;
 mod parse;
 
 pub use hooks::{Formatter, ParseHook, Plain};
-pub use parse::{word_value, ParseError, MAX_CALL_DEPTH, MAX_DEPTH};
+pub use parse::{word_value, ParseError, MAX_CALL_DEPTH};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};

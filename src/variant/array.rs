@@ -70,7 +70,7 @@ impl Clone for Array {
 }
 
 /// Clones the elements of a container. A value nests as deep as the decoders allow (1024
-/// levels with `stack-growth`, else `STACK_SAFE_DEPTH`), and cloning recurses once a level
+/// levels with `stack-growth`, else 128: `MAX_DEPTH`), and cloning recurses once a level
 /// (about 2.6 KiB of stack a level in a debug build), so the stack is grown on demand here
 /// as the decoders grow it: cloning what was read must not overflow a thread the read did
 /// not (godot_bin_files' `tests/it/resource/hostile.rs`).

@@ -439,7 +439,7 @@ fn nested(dialect: Dialect, dict: bool, levels: usize, innermost: Option<&Varian
 }
 
 /// The default depth limit of this build: the engine's 1024 with `stack-growth`, else
-/// `STACK_SAFE_DEPTH` (128). Every boundary below is drawn from it.
+/// 128 (`godot_bin::MAX_DEPTH`). Every boundary below is drawn from it.
 fn limit() -> usize {
     Config::default().depth_limit()
 }

@@ -22,6 +22,17 @@ fn godot3_engine_packets_read_as_godot4_name_godot3() {
                 } => {
                     assert_eq!(*dialect, Dialect::Godot4, "{}", row.name);
                     assert!(decodes_as.contains(&Dialect::Godot3), "{}: {e}", row.name);
+                    // A limit's kind is never wrapped.
+                    assert!(
+                        !matches!(
+                            **error,
+                            ErrorKind::UnexpectedEof
+                                | ErrorKind::LengthOutOfRange(_)
+                                | ErrorKind::ObjectsNotAllowed
+                        ),
+                        "{}: {e}",
+                        row.name
+                    );
                     assert!(
                         e.to_string()
                             .contains("decodes cleanly as Godot 3 (Dialect::Godot3)"),

@@ -5,7 +5,8 @@
 use crate::support::golden;
 use crate::support::variant::{as_text_says, same};
 
-use godot_bin::text::{ParseError, MAX_DEPTH};
+use godot_bin::text::ParseError;
+use godot_bin::MAX_DEPTH;
 use godot_bin::*;
 
 /// Whether `a` and `b` differ at most by the engine's 6-digit float rounding (or its

@@ -36,7 +36,7 @@ pub enum ErrorKind {
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// Values nest deeper than the limit: the engine's 1024 levels with the `stack-growth`
-    /// feature, else [`godot_bin::STACK_SAFE_DEPTH`].
+    /// feature, else 128 ([`godot_bin::MAX_DEPTH`]).
     #[error("nesting deeper than {0} levels")]
     DepthExceeded(usize),
     /// A reference names a resource the file does not define (`SubResource("x")` without

@@ -24,17 +24,6 @@ pub use construct::word_value;
 use lexer::Tok;
 use std::fmt;
 
-/// How deeply arrays, dictionaries and objects may nest in parsed text: the engine's own
-/// `Variant::MAX_RECURSION_DEPTH` (1024) with the `stack-growth` feature, else
-/// [`STACK_SAFE_DEPTH`](crate::config::STACK_SAFE_DEPTH) (128). The parser itself keeps
-/// no recursion, but cloning and comparing the value it returns do (about 2.6 KiB a level
-/// in a debug build). Deeper text is a [`ParseError`], never a stack overflow.
-pub const MAX_DEPTH: usize = if cfg!(feature = "stack-growth") {
-    1024
-} else {
-    crate::config::STACK_SAFE_DEPTH
-};
-
 /// How deeply calls a [`ParseHook`] reads may nest in their arguments
 /// (`A(B(C(...)))`): each level parses its arguments on the call stack (about 16 KiB a
 /// level in a debug build), and no file needs more than one (`ExtResource("1")`).

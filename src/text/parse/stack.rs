@@ -6,7 +6,8 @@
 //! `Object(...)` becomes.
 
 use super::lexer::{Tok, Token};
-use super::{ParseError, Parser, MAX_DEPTH};
+use super::{ParseError, Parser};
+use crate::config::MAX_DEPTH;
 use crate::dialect::VariantType;
 use crate::types::names::StringName;
 use crate::types::object::ObjectId;

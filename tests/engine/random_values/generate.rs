@@ -701,11 +701,11 @@ impl Gen {
 }
 
 /// The deepest wraps of a drawn value: past 128 levels with `stack-growth`; without it,
-/// within `STACK_SAFE_DEPTH` (the wraps, a key container and a leaf's own levels).
+/// within `MAX_DEPTH` (the wraps, a key container and a leaf's own levels).
 const DEEPEST: usize = if cfg!(feature = "stack-growth") {
     131
 } else {
-    godot_bin::STACK_SAFE_DEPTH - 6
+    godot_bin::MAX_DEPTH - 6
 };
 
 fn top(g: Gen) -> S<Variant> {

@@ -414,8 +414,8 @@ fn nested(levels: usize) -> Vec<u8> {
 
 #[test]
 fn deep_nesting_is_refused_without_a_stack_overflow() {
-    // The engine's 1024 levels with `stack-growth`, else `godot_bin::STACK_SAFE_DEPTH`.
-    let limit = godot_bin::text::MAX_DEPTH;
+    // The engine's 1024 levels with `stack-growth`, else 128 (`godot_bin::MAX_DEPTH`).
+    let limit = godot_bin::MAX_DEPTH;
     assert!(BinaryResource::from_bytes(&nested(limit - 24)).is_ok());
     let err = BinaryResource::from_bytes(&nested(100_000)).unwrap_err();
     assert!(

@@ -200,8 +200,8 @@ fn nested(levels: usize, open: &str, close: &str) -> String {
 #[test]
 fn absurd_nesting_is_refused_without_a_stack_overflow() {
     // The limit of this build: the engine's 1024 levels with `stack-growth`, else
-    // `godot_bin::STACK_SAFE_DEPTH` (128); `deep` a little under it (1000 for the engine's).
-    let limit = godot_bin::text::MAX_DEPTH;
+    // 128 (`godot_bin::MAX_DEPTH`); `deep` a little under it (1000 for the engine's).
+    let limit = godot_bin::MAX_DEPTH;
     let deep = limit - 24;
     for (open, close) in [("[", "]"), ("{1: ", "}"), ("Array[Array]([", "])")] {
         // As deep as this build reads: read, written back and converted.
