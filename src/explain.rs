@@ -28,6 +28,30 @@ use crate::variant::Variant;
 
 pub use crate::packet::trace::{Field, Value};
 
+/// The byte ranges of NodePath padding in the packet at the start of `bytes`: the bytes
+/// after each name of a NodePath up to its 4-byte boundary, which real engines leave
+/// unwritten (godotengine/godot#44999), so whatever memory held shows there. A program
+/// that compares its packets with an engine's ignores exactly these ranges.
+///
+/// ```
+/// use godot_bin::{explain, Config, NodePath};
+///
+/// let bytes = godot_bin::to_vec(&NodePath::from("a/bc"))?;
+/// let pads = explain::nodepath_padding(&bytes, &Config::default())?;
+/// // Two names, "a" and "bc", each padded to 4 bytes.
+/// assert_eq!(pads.iter().map(|r| r.len()).collect::<Vec<_>>(), [3, 2]);
+/// # Ok::<(), godot_bin::Error>(())
+/// ```
+pub fn nodepath_padding(
+    bytes: &[u8],
+    config: &Config,
+) -> crate::Result<Vec<std::ops::Range<usize>>> {
+    let mut d = Decoder::new(bytes, config)?;
+    d.pads = Some(Vec::new());
+    crate::variant::codec::decode(&mut d)?;
+    Ok(d.pads.unwrap_or_default())
+}
+
 /// What a header's flag bits say for a packet of type `ty` in `dialect`: "64-bit",
 /// "typed: builtin", "instance id"... and any bits the type does not use.
 pub fn header_notes(ty: VariantType, flags: u32, dialect: Dialect) -> Vec<String> {

@@ -258,20 +258,25 @@ mod types;
 mod variant;
 
 pub use config::{Config, MAX_DEPTH};
-#[doc(hidden)]
-pub use de::nodepath_padding;
 pub use de::Deserializer;
-pub use de::{from_reader, from_slice, take_from_slice, HINT_LIMIT};
+pub use de::{from_reader, from_slice, take_from_slice};
 pub use dialect::{Dialect, ParseDialectError, VariantType};
 pub use error::{Error, ErrorKind, PathSegment, Position, Result};
 pub use packet::grow_stack;
-pub use ser::{to_vec, to_writer, Compound, Serializer};
+pub use ser::{to_vec, to_writer, Serializer};
 pub use types::godot2::{Image, InputEvent};
-pub use types::leaves::{Leaf as Component, LeafKind as ComponentKind};
-pub use types::math::*;
+pub use types::leaves::{Component, ComponentKind};
+pub use types::math::{
+    Aabb, Basis, Color, Plane, Projection, Quaternion, Real, Rect2, Rect2i, Transform2D,
+    Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
+};
 pub use types::names::{NodePath, StringName};
 pub use types::object::{Callable, ObjectId, Rid, Signal};
-pub use types::packed::*;
+pub use types::packed::{
+    PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array,
+    PackedInt64Array, PackedStringArray, PackedVector2Array, PackedVector2iArray,
+    PackedVector3Array, PackedVector3iArray, PackedVector4Array, PackedVector4iArray,
+};
 pub use variant::{from_variant, to_variant};
 pub use variant::{
     Array, Components, Dictionary, DictionaryKey, ElementType, GodotType, Object, TypedArray,

@@ -10,13 +10,13 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::packet::math::read_leaf;
 use crate::packet::reader::Reader;
-use crate::types::leaves::{Leaf, LeafKind, Leaves};
+use crate::types::leaves::{Component, ComponentKind, Leaves};
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 
 /// Where components come from.
 pub(crate) trait LeafSource {
     /// The next component; an error if none is left.
-    fn next_leaf(&mut self) -> Result<Leaf>;
+    fn next_leaf(&mut self) -> Result<Component>;
     /// How many are left.
     fn left(&self) -> usize;
 }
@@ -24,14 +24,14 @@ pub(crate) trait LeafSource {
 /// Components read from the packet as they are asked for.
 pub(crate) struct ReaderLeaves<'a, 'de> {
     pub r: &'a mut Reader<'de>,
-    pub kind: LeafKind,
+    pub kind: ComponentKind,
     pub wide: bool,
     pub left: usize,
 }
 
 impl LeafSource for ReaderLeaves<'_, '_> {
     #[inline]
-    fn next_leaf(&mut self) -> Result<Leaf> {
+    fn next_leaf(&mut self) -> Result<Component> {
         if self.left == 0 {
             return Err(too_many());
         }
@@ -56,7 +56,7 @@ impl ArrayLeaves {
 }
 
 impl LeafSource for ArrayLeaves {
-    fn next_leaf(&mut self) -> Result<Leaf> {
+    fn next_leaf(&mut self) -> Result<Component> {
         if self.at == self.leaves.1 {
             return Err(too_many());
         }
@@ -87,15 +87,15 @@ pub(crate) fn all<S: LeafSource, R>(src: &mut S, f: impl FnOnce(&mut S) -> Resul
 }
 
 /// One component, presented as the number it is.
-pub(crate) struct LeafDe(pub Leaf);
+pub(crate) struct LeafDe(pub Component);
 
 impl<'de> de::Deserializer<'de> for LeafDe {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0 {
-            Leaf::F32(v) => visitor.visit_f32(v),
-            Leaf::I32(v) => visitor.visit_i32(v),
+            Component::F32(v) => visitor.visit_f32(v),
+            Component::I32(v) => visitor.visit_i32(v),
         }
     }
 

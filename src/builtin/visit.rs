@@ -5,7 +5,7 @@
 //! fixed builtin's components as one flat sequence ([`fixed_from_leaves`]).
 
 use super::{Builtin, Kind};
-use crate::types::leaves::{Fixed, Leaf, LeafKind, MAX_LEAVES};
+use crate::types::leaves::{Component, ComponentKind, Fixed, MAX_LEAVES};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
@@ -229,14 +229,14 @@ pub(crate) fn fixed_from_leaves<'de, T: Fixed, D: Deserializer<'de>>(d: D) -> Re
             write!(f, "the {} components of a {}", T::N, T::TYPE)
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
-            let mut leaves = [Leaf::I32(0); MAX_LEAVES];
+            let mut leaves = [Component::I32(0); MAX_LEAVES];
             for (i, slot) in leaves.iter_mut().take(T::N).enumerate() {
                 *slot = match T::KIND {
-                    LeafKind::I32 => Leaf::I32(
+                    ComponentKind::I32 => Component::I32(
                         seq.next_element()?
                             .ok_or_else(|| de::Error::invalid_length(i, &self))?,
                     ),
-                    _ => Leaf::F32(
+                    _ => Component::F32(
                         seq.next_element()?
                             .ok_or_else(|| de::Error::invalid_length(i, &self))?,
                     ),

@@ -348,17 +348,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 }
 
-/// The byte ranges of NodePath padding in the packet at the start of `bytes`: the only
-/// bytes real engines leave unwritten (godotengine/godot#44999), so that tests comparing
-/// against engine output can ignore exactly them. Not part of the stable API.
-#[doc(hidden)]
-pub fn nodepath_padding(bytes: &[u8], config: &Config) -> Result<Vec<std::ops::Range<usize>>> {
-    let mut d = Decoder::new(bytes, config)?;
-    d.pads = Some(Vec::new());
-    crate::variant::codec::decode(&mut d)?;
-    Ok(d.pads.unwrap_or_default())
-}
-
 /// The entry points of decoding.
 impl Config {
     /// Decodes one value that fills `bytes` exactly; trailing bytes are an error.
@@ -385,7 +374,7 @@ impl Config {
     /// running out ([`ErrorKind::UnexpectedEof`], which a stream reader waits on, and
     /// [`ErrorKind::LengthOutOfRange`]), [`ErrorKind::DepthExceeded`],
     /// [`ErrorKind::SizeLimitExceeded`], [`ErrorKind::ObjectsNotAllowed`]. A packet past
-    /// [`HINT_LIMIT`] bytes is not tried, which would decode it once for each dialect.
+    /// 64 KiB is not tried, which would decode it once for each dialect.
     #[cold]
     #[inline(never)]
     fn hint_packet(&self, bytes: &[u8], e: Error) -> Error {
@@ -445,7 +434,7 @@ impl Config {
 
 /// The largest packet [`Config::from_slice`] names other dialects for when it fails (see
 /// [`Config::hint_dialect`]): naming them decodes the packet once for each dialect.
-pub const HINT_LIMIT: usize = 64 << 10;
+pub(crate) const HINT_LIMIT: usize = 64 << 10;
 
 /// Decodes one value that fills `bytes` exactly, with the default [`Config`] (Godot 4):
 /// what GDScript's `var_to_bytes` wrote. Strings and `serde_bytes` byte slices borrow from

@@ -15,7 +15,7 @@ use crate::packet::header::Header;
 use crate::packet::math::{self, FixedWire};
 use crate::packet::packed::{self, ElemKind, Elems};
 use crate::packet::{container, godot2, nodepath, object, text, Nest};
-use crate::types::leaves::{layout, Fixed, LeafKind};
+use crate::types::leaves::{layout, ComponentKind, Fixed};
 use crate::types::names::NodePath;
 use crate::variant::{Array, ElementType, Variant};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
@@ -703,7 +703,7 @@ impl<'de> SeqAccess<'de> for PackedElems<'de> {
                 let mut src = ReaderLeaves {
                     r: &mut r,
                     kind,
-                    wide: self.elems.wide && kind == LeafKind::Real,
+                    wide: self.elems.wide && kind == ComponentKind::Real,
                     left: n,
                 };
                 leaves::all(&mut src, |src| {

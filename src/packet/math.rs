@@ -6,7 +6,7 @@
 //! `Transform2D` is the x axis, the y axis, then the origin; a `Transform3D` is its basis
 //! then its origin; a `Projection` is its four columns).
 //!
-//! Components come in three kinds ([`LeafKind`]): reals (`real_t`: f32, or f64 in a
+//! Components come in three kinds ([`ComponentKind`]): reals (`real_t`: f32, or f64 in a
 //! Godot 4 double-precision build, which then sets header bit 16 — the decoder follows
 //! each packet's bit, and Godot 3 and Pandemonium always read f32), colors' components
 //! (always f32), and integers (i32, in the `*i` types). Which components, in which order,
@@ -19,7 +19,7 @@ use super::writer::Put;
 use super::Ctx;
 use crate::dialect::VariantType;
 use crate::error::Result;
-use crate::types::leaves::{fixed_table, Fixed, FromLeaf, Leaf, LeafKind};
+use crate::types::leaves::{fixed_table, Component, ComponentKind, Fixed, FromLeaf};
 use crate::types::math::*;
 
 /// A fixed builtin's wire form: its components read and written in the order of
@@ -58,36 +58,36 @@ pub(crate) fn write_flags(ctx: &Ctx, ty: VariantType) -> u32 {
 #[inline]
 pub(crate) fn read_leaf(
     r: &mut Reader<'_>,
-    kind: LeafKind,
+    kind: ComponentKind,
     wide: bool,
     label: &'static str,
-) -> Result<Leaf> {
+) -> Result<Component> {
     let at = r.pos();
     let leaf = match kind {
-        LeafKind::Real if wide => Leaf::F32(r.f64()? as f32),
-        LeafKind::Real | LeafKind::F32 => Leaf::F32(r.f32()?),
-        LeafKind::I32 => Leaf::I32(r.i32()?),
+        ComponentKind::Real if wide => Component::F32(r.f64()? as f32),
+        ComponentKind::Real | ComponentKind::F32 => Component::F32(r.f32()?),
+        ComponentKind::I32 => Component::I32(r.i32()?),
     };
     r.note(at, label, || match leaf {
-        Leaf::F32(v) => Value::Float(v.into(), wide && kind == LeafKind::Real),
-        Leaf::I32(v) => Value::Int(v.into()),
+        Component::F32(v) => Value::Float(v.into(), wide && kind == ComponentKind::Real),
+        Component::I32(v) => Value::Int(v.into()),
     });
     Ok(leaf)
 }
 
 /// Writes one component of `kind`.
 #[inline]
-pub(crate) fn write_leaf(out: &mut Vec<u8>, kind: LeafKind, wide: bool, leaf: Leaf) {
+pub(crate) fn write_leaf(out: &mut Vec<u8>, kind: ComponentKind, wide: bool, leaf: Component) {
     match (leaf, kind) {
-        (Leaf::F32(v), LeafKind::Real) if wide => out.put_f64(v.into()),
-        (Leaf::F32(v), _) => out.put_f32(v),
-        (Leaf::I32(v), _) => out.put_u32(v as u32),
+        (Component::F32(v), ComponentKind::Real) if wide => out.put_f64(v.into()),
+        (Component::F32(v), _) => out.put_f32(v),
+        (Component::I32(v), _) => out.put_u32(v as u32),
     }
 }
 
 /// Bytes one component of `kind` takes.
-pub(crate) fn leaf_size(kind: LeafKind, wide: bool) -> usize {
-    if kind == LeafKind::Real && wide {
+pub(crate) fn leaf_size(kind: ComponentKind, wide: bool) -> usize {
+    if kind == ComponentKind::Real && wide {
         8
     } else {
         4
@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(size(VariantType::Plane), 16);
         assert_eq!(size(VariantType::Color), 16);
         // Components 1.0 to 12.0 in wire order (their model is tested in types/leaves.rs).
-        let leaves: Vec<Leaf> = (1..=12).map(|i| Leaf::F32(i as f32)).collect();
+        let leaves: Vec<Component> = (1..=12).map(|i| Component::F32(i as f32)).collect();
         let t = Transform3D::from_leaves(&leaves);
         assert_eq!(t.origin, Vector3::new(10.0, 11.0, 12.0));
         let ctx = Ctx::new(&Config::default().double_precision(true)).unwrap();

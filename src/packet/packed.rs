@@ -21,7 +21,7 @@ use super::writer::Put;
 use super::{text, Ctx};
 use crate::dialect::VariantType;
 use crate::error::Result;
-use crate::types::leaves::{Leaf, LeafKind};
+use crate::types::leaves::{Component, ComponentKind};
 use crate::types::math::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
 
 /// What a packed array's elements are.
@@ -31,8 +31,8 @@ pub(crate) enum ElemKind {
     Byte,
     /// PackedStringArray.
     Str,
-    /// `n` components of a kind ([`LeafKind`]): ints, f32s, vectors, colors.
-    Leaves(LeafKind, usize),
+    /// `n` components of a kind ([`ComponentKind`]): ints, f32s, vectors, colors.
+    Leaves(ComponentKind, usize),
     /// PackedInt64Array.
     I64,
     /// PackedFloat64Array.
@@ -53,7 +53,7 @@ impl ElemKind {
 
 /// The element kind of a packed array type, or `None` if `ty` is not one.
 pub(crate) fn elem_kind(ty: VariantType) -> Option<ElemKind> {
-    use LeafKind::*;
+    use ComponentKind::*;
     use VariantType as T;
     Some(match ty {
         T::PackedByteArray => ElemKind::Byte,
@@ -126,8 +126,8 @@ fn trace_elements(r: &mut Reader<'_>, at: usize, elems: &Elems<'_>) {
             ElemKind::Leaves(kind, n) => (0..n)
                 .filter_map(|_| super::math::read_leaf(&mut e, kind, elems.wide, "").ok())
                 .map(|leaf| match leaf {
-                    Leaf::F32(v) => Value::Float(v.into(), elems.wide),
-                    Leaf::I32(v) => Value::Int(v.into()),
+                    Component::F32(v) => Value::Float(v.into(), elems.wide),
+                    Component::I32(v) => Value::Int(v.into()),
                 })
                 .collect(),
             ElemKind::Byte | ElemKind::Str => return,

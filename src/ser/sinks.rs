@@ -10,7 +10,7 @@ use crate::packet::math;
 use crate::packet::object;
 use crate::packet::packed::{self, ElemKind};
 use crate::packet::writer::Put;
-use crate::types::leaves::{layout, Leaf, LeafKind};
+use crate::types::leaves::{layout, Component, ComponentKind};
 use crate::variant::ser::{capture_u64, from_content, MapCollect, ValueSerializer};
 use serde::ser::{self, Impossible, Serialize, SerializeStruct};
 
@@ -104,7 +104,7 @@ pub struct FixedFields<'s, 'a> {
     /// Components still to come.
     left: u32,
     kind: Kind,
-    leaf: LeafKind,
+    leaf: ComponentKind,
     wide: bool,
     first: bool,
 }
@@ -178,20 +178,21 @@ impl<'s, 'a> FixedFields<'s, 'a> {
 struct LeafSink<'o> {
     out: &'o mut Vec<u8>,
     kind: Kind,
-    leaf: LeafKind,
+    leaf: ComponentKind,
     wide: bool,
     left: &'o mut u32,
 }
 
 impl LeafSink<'_> {
     #[inline]
-    fn put(self, leaf: Leaf) -> Result<()> {
+    fn put(self, leaf: Component) -> Result<()> {
         if *self.left == 0 {
             return Err(unexpected("too many components", self.kind));
         }
         *self.left -= 1;
         match (leaf, self.leaf) {
-            (Leaf::F32(_), LeafKind::I32) | (Leaf::I32(_), LeafKind::Real | LeafKind::F32) => {
+            (Component::F32(_), ComponentKind::I32)
+            | (Component::I32(_), ComponentKind::Real | ComponentKind::F32) => {
                 return Err(unexpected("a number of another kind", self.kind))
             }
             _ => {}
@@ -310,18 +311,18 @@ impl<'o> ser::Serializer for LeafSink<'o> {
 
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.put(Leaf::F32(v))
+        self.put(Component::F32(v))
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.put(Leaf::F32(v as f32))
+        self.put(Component::F32(v as f32))
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.put(Leaf::I32(v))
+        self.put(Component::I32(v))
     }
     fn serialize_i64(self, v: i64) -> Result<()> {
         let v = i32::try_from(v).map_err(|_| unexpected("an int past i32", self.kind))?;
-        self.put(Leaf::I32(v))
+        self.put(Component::I32(v))
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<LeafGroup<'o>> {
         Ok(LeafGroup(self))
@@ -525,7 +526,7 @@ impl<'e, 'o> ElementSink<'e, 'o> {
 /// The components of one vector or color element.
 struct ElemGroup<'e, 'o> {
     elems: &'e mut PackedElements<'o>,
-    leaf: LeafKind,
+    leaf: ComponentKind,
     left: u32,
 }
 

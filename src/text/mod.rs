@@ -114,7 +114,7 @@
 //! `\a` and `\v` are the letters (the engines' writers print BEL and VT so, and read them
 //! back as letters); Godot 4's six-digit `\U` is read in every dialect, where Godot 3.2.3
 //! reads `\U01F600` as `U01F600` (its writer never writes one). A parse error carries the byte offset, line
-//! and column ([`ParseError`]). Nesting is limited to [`MAX_DEPTH`] levels, so hostile text
+//! and column ([`ParseError`]). Nesting is limited to [`MAX_DEPTH`](crate::MAX_DEPTH) levels, so hostile text
 //! cannot overflow the stack.
 
 mod display;

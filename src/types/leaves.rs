@@ -1,6 +1,6 @@
 //! A fixed builtin's components in wire order: the leaf model of the math types and Color.
 //!
-//! Each fixed builtin is a run of numbers ("leaves") of one [`LeafKind`], in the order the
+//! Each fixed builtin is a run of numbers ("leaves") of one [`ComponentKind`], in the order the
 //! engine stores them (which is the field order of this crate's structs: a `Rect2` is
 //! position x, y, then size x, y; a `Basis` its three rows; a `Transform2D` the x axis, the
 //! y axis, then the origin; a `Transform3D` its basis then its origin; a `Projection` its
@@ -11,10 +11,10 @@ use crate::dialect::VariantType;
 use crate::types::math::*;
 
 /// How one component of a fixed builtin (a math type or a Color) is stored, in packets and
-/// in the engine's binary resources alike. Public as [`ComponentKind`](crate::ComponentKind).
+/// in the engine's binary resources alike. Exported at the crate root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum LeafKind {
+pub enum ComponentKind {
     /// `real_t`: f32, or f64 in a double-precision build's packet or file.
     Real,
     /// Always f32 (Color).
@@ -23,9 +23,9 @@ pub enum LeafKind {
     I32,
 }
 
-/// One component's value. Public as [`Component`](crate::Component).
+/// One component's value. Exported at the crate root.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Leaf {
+pub enum Component {
     /// A real or Color component.
     F32(f32),
     /// An integer component.
@@ -36,51 +36,51 @@ pub enum Leaf {
 pub(crate) const MAX_LEAVES: usize = 16;
 
 /// A fixed builtin's components, in wire order.
-pub(crate) type Leaves = ([Leaf; MAX_LEAVES], usize);
+pub(crate) type Leaves = ([Component; MAX_LEAVES], usize);
 
 /// A fixed-size builtin: its type, how its components are stored, and its components.
 pub(crate) trait Fixed: Copy + Default + Sized {
     const TYPE: VariantType;
-    const KIND: LeafKind;
+    const KIND: ComponentKind;
     /// How many components.
     const N: usize;
     /// The components in wire order.
     fn leaves(&self) -> Leaves;
     /// The value with these components (exactly [`Fixed::N`] of this type's kind).
-    fn from_leaves(leaves: &[Leaf]) -> Self;
+    fn from_leaves(leaves: &[Component]) -> Self;
 }
 
 /// One component as a Rust number, and back.
 pub(crate) trait FromLeaf {
-    fn from_leaf(leaf: Leaf) -> Self;
-    fn to_leaf(self) -> Leaf;
+    fn from_leaf(leaf: Component) -> Self;
+    fn to_leaf(self) -> Component;
 }
 
 impl FromLeaf for f32 {
     #[inline]
-    fn from_leaf(leaf: Leaf) -> f32 {
+    fn from_leaf(leaf: Component) -> f32 {
         match leaf {
-            Leaf::F32(v) => v,
-            Leaf::I32(v) => v as f32,
+            Component::F32(v) => v,
+            Component::I32(v) => v as f32,
         }
     }
     #[inline]
-    fn to_leaf(self) -> Leaf {
-        Leaf::F32(self)
+    fn to_leaf(self) -> Component {
+        Component::F32(self)
     }
 }
 
 impl FromLeaf for i32 {
     #[inline]
-    fn from_leaf(leaf: Leaf) -> i32 {
+    fn from_leaf(leaf: Component) -> i32 {
         match leaf {
-            Leaf::I32(v) => v,
-            Leaf::F32(v) => v as i32,
+            Component::I32(v) => v,
+            Component::F32(v) => v as i32,
         }
     }
     #[inline]
-    fn to_leaf(self) -> Leaf {
-        Leaf::I32(self)
+    fn to_leaf(self) -> Component {
+        Component::I32(self)
     }
 }
 
@@ -154,26 +154,26 @@ macro_rules! leaves_of {
     ($($t:ident: $kind:ident [$(($($path:tt)+)),*];)*) => {
         $(impl Fixed for $t {
             const TYPE: VariantType = VariantType::$t;
-            const KIND: LeafKind = LeafKind::$kind;
+            const KIND: ComponentKind = ComponentKind::$kind;
             const N: usize = count!($(($($path)+))*);
 
             fn leaves(&self) -> Leaves {
-                let mut out = [Leaf::I32(0); MAX_LEAVES];
+                let mut out = [Component::I32(0); MAX_LEAVES];
                 let mut n = 0;
                 $(out[n] = FromLeaf::to_leaf(self.$($path)+); n += 1;)*
                 (out, n)
             }
 
-            fn from_leaves(leaves: &[Leaf]) -> Self {
+            fn from_leaves(leaves: &[Component]) -> Self {
                 let mut v = Self::default();
                 let mut it = leaves.iter().copied();
-                $(v.$($path)+ = FromLeaf::from_leaf(it.next().unwrap_or(Leaf::I32(0)));)*
+                $(v.$($path)+ = FromLeaf::from_leaf(it.next().unwrap_or(Component::I32(0)));)*
                 v
             }
         })*
 
         /// How a fixed builtin's components are stored: their kind and number.
-        pub(crate) fn layout(ty: VariantType) -> Option<(LeafKind, usize)> {
+        pub(crate) fn layout(ty: VariantType) -> Option<(ComponentKind, usize)> {
             match ty {
                 $(VariantType::$t => Some((<$t as Fixed>::KIND, <$t as Fixed>::N)),)*
                 _ => None,
@@ -187,7 +187,7 @@ fixed_table!(@rows leaves_of);
 impl VariantType {
     /// How a fixed builtin's components are stored and how many there are (see
     /// `Variant::components`); `None` for every other type.
-    pub fn components(self) -> Option<(LeafKind, usize)> {
+    pub fn components(self) -> Option<(ComponentKind, usize)> {
         layout(self)
     }
 }
@@ -210,12 +210,15 @@ mod tests {
         };
         let (leaves, n) = t.leaves();
         assert_eq!(n, 12);
-        assert_eq!(leaves[3], Leaf::F32(4.0));
-        assert_eq!(leaves[11], Leaf::F32(12.0));
+        assert_eq!(leaves[3], Component::F32(4.0));
+        assert_eq!(leaves[11], Component::F32(12.0));
         assert_eq!(Transform3D::from_leaves(&leaves[..n]), t);
-        assert_eq!(layout(VariantType::Projection), Some((LeafKind::Real, 16)));
-        assert_eq!(layout(VariantType::Rect2i), Some((LeafKind::I32, 4)));
-        assert_eq!(layout(VariantType::Color), Some((LeafKind::F32, 4)));
+        assert_eq!(
+            layout(VariantType::Projection),
+            Some((ComponentKind::Real, 16))
+        );
+        assert_eq!(layout(VariantType::Rect2i), Some((ComponentKind::I32, 4)));
+        assert_eq!(layout(VariantType::Color), Some((ComponentKind::F32, 4)));
         assert_eq!(layout(VariantType::String), None);
     }
 }

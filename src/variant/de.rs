@@ -21,7 +21,7 @@ use crate::builtin::{content, Builtin, Kind, MapValueSeed, Shape};
 use crate::error::{Error, ErrorKind, Result};
 use crate::packet::packed::elem_kind;
 use crate::types::godot2::{Image, InputEvent};
-use crate::types::leaves::{for_each_fixed, Fixed, Leaf};
+use crate::types::leaves::{for_each_fixed, Component, Fixed};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, ObjectId, Rid, Signal};
@@ -348,8 +348,8 @@ fn plain_content(v: Variant) -> std::result::Result<(Kind, Variant), Variant> {
             l[..n]
                 .iter()
                 .map(|leaf| match leaf {
-                    Leaf::F32(f) => Variant::Float((*f).into()),
-                    Leaf::I32(i) => Variant::Int((*i).into()),
+                    Component::F32(f) => Variant::Float((*f).into()),
+                    Component::I32(i) => Variant::Int((*i).into()),
                 })
                 .collect::<Vec<_>>(),
         )

@@ -3,7 +3,7 @@
 //! uses them.
 
 use super::Variant;
-use crate::types::leaves::{for_each_fixed, Fixed, Leaf, Leaves};
+use crate::types::leaves::{for_each_fixed, Component, Fixed, Leaves};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 /// How keys are hashed: foldhash (hashbrown's default), seeded at random once per process
@@ -185,7 +185,7 @@ pub(super) fn leaves_eq(a: &Leaves, b: &Leaves) -> bool {
             .iter()
             .zip(&b.0[..b.1])
             .all(|(p, q)| match (p, q) {
-                (Leaf::F32(x), Leaf::F32(y)) => f32_eq(*x, *y),
+                (Component::F32(x), Component::F32(y)) => f32_eq(*x, *y),
                 (x, y) => x == y,
             })
 }
@@ -203,8 +203,8 @@ pub(super) fn key_hash<H: Hasher>(v: &Variant, h: &mut H, top: bool) {
     let leaves = |l: Leaves, h: &mut H| {
         for leaf in &l.0[..l.1] {
             match leaf {
-                Leaf::F32(f) => float_key((*f).into()).hash(h),
-                Leaf::I32(i) => i.hash(h),
+                Component::F32(f) => float_key((*f).into()).hash(h),
+                Component::I32(i) => i.hash(h),
             }
         }
     };

@@ -36,7 +36,7 @@ pub use typed::{GodotType, TypedArray};
 
 use crate::dialect::VariantType;
 use crate::types::godot2::{Image, InputEvent};
-use crate::types::leaves::{for_each_fixed, Fixed, Leaf as Component, Leaves, MAX_LEAVES};
+use crate::types::leaves::{for_each_fixed, Component, Fixed, Leaves, MAX_LEAVES};
 use crate::types::math::*;
 use crate::types::names::{NodePath, StringName};
 use crate::types::object::{Callable, ObjectId, Rid, Signal};

@@ -1,7 +1,7 @@
 //! A random-value differential against both real engines (Godot 4.4.1 and Godot 3.2.3), in
 //! both directions:
 //!
-//! * **engine → crate**: a GDScript generator (`random_values/gen4.gd`, `gen3.gd`) makes
+//! * **engine → crate**: a GDScript generator (the test kit's `gd/gen4.gd`, `gd/gen3.gd`) makes
 //!   thousands of values from a seed: every type, nested containers (depth 6 to 12, and a
 //!   few past 100), typed Arrays and Dictionaries (Godot 4), objects as ids and (every fifth
 //!   value) in full, edge floats (NaN of either sign, -0.0, infinities, denormals, extremes),

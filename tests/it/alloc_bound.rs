@@ -153,7 +153,7 @@ fn object_bomb(levels: usize, pad: usize) -> Vec<u8> {
 }
 
 /// Runs `f` on a thread with a 64 MiB stack (1000-level packets need several MiB of stack
-/// in debug builds; stack depth is `tests/hostile.rs`'s subject, not this file's). The
+/// in debug builds; stack depth is `tests/it/hostile.rs`'s subject, not this file's). The
 /// counters are per thread, so the whole measurement happens on that thread.
 fn on_big_stack(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()

@@ -25,7 +25,7 @@ pub(crate) fn load<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T>) -> Re
 /// [`ConfigFile`](crate::ConfigFile), [`TextResource`](crate::TextResource),
 /// [`BinaryResource`](crate::BinaryResource) and [`save::Writer`](crate::save::Writer)
 /// write through; errors name the file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let resolved = std::fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
     let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());

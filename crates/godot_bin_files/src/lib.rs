@@ -50,6 +50,5 @@ pub mod resource;
 pub mod save;
 
 pub use error::{Error, ErrorKind, Position, Result};
-pub use fsio::write_atomic;
 pub use issue::{Issue, Location};
 pub use resource::{BinaryResource, ConfigFile, TextResource};

@@ -133,7 +133,7 @@ pub fn compare(ours: &[u8], engine: &[u8], config: &Config) -> Result<(), String
             engine.len()
         ));
     }
-    let pads = godot_bin::nodepath_padding(engine, config).map_err(|e| e.to_string())?;
+    let pads = godot_bin::explain::nodepath_padding(engine, config).map_err(|e| e.to_string())?;
     let is_pad = |i: usize| pads.iter().any(|p| p.contains(&i));
     match (0..ours.len()).find(|&i| ours[i] != engine[i] && !is_pad(i)) {
         Some(i) => Err(format!(

@@ -182,7 +182,7 @@ fn same(ours: &[u8], theirs: &[u8], cfg: &Config) -> Option<bool> {
     if ours.len() != theirs.len() {
         return None;
     }
-    let pads = godot_bin::nodepath_padding(theirs, cfg).ok()?;
+    let pads = godot_bin::explain::nodepath_padding(theirs, cfg).ok()?;
     let is_pad = |i: usize| pads.iter().any(|p| p.contains(&i));
     (0..ours.len())
         .all(|i| ours[i] == theirs[i] || is_pad(i))

@@ -132,7 +132,7 @@ pub fn changed_lines(old: &str, new: &str) -> (String, String) {
 /// `bytes` with the NodePath padding (the only bytes engines leave unwritten) zeroed.
 pub fn mask_padding(mut bytes: Vec<u8>, dialect: Dialect) -> Vec<u8> {
     let cfg = Config::new(dialect).allow_objects(true);
-    if let Ok(pads) = godot_bin::nodepath_padding(&bytes, &cfg) {
+    if let Ok(pads) = godot_bin::explain::nodepath_padding(&bytes, &cfg) {
         for r in pads {
             bytes[r].fill(0);
         }
