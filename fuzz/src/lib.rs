@@ -324,7 +324,7 @@ pub fn sample_player() -> Player {
 /// flag (Godot 3, Pandemonium) makes of a root path. A String `"/"` decoded into a
 /// NodePath field is that path, as GDScript converts it; Godot 3.2.3 itself re-encodes
 /// `bytes2var(var2bytes(NodePath("/")))` without the flag
-/// (`tests/it/regression_nodepath_root_from_text.rs`).
+/// (`tests/it/regression/nodepath_root_from_text.rs`).
 fn only_root_flags_dropped(first: &[u8], second: &[u8], cfg: &Config) -> bool {
     let Some(id) = cfg.dialect().type_id(godot_bin::VariantType::NodePath) else {
         return false;

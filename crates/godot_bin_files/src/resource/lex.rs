@@ -59,7 +59,7 @@ pub(crate) fn encode_key(key: &str, dialect: Dialect) -> String {
 /// unquoted, and then no reader, the engine's included, reads the line back as that name;
 /// engine-made files never hold such names (properties are identifiers), so quoting them
 /// changes no engine file and makes what the crate writes read back
-/// (`tests/it/regression_godot3_names.rs`).
+/// (`tests/it/regression/godot3_names.rs`).
 pub(crate) fn encode_property(name: &str) -> String {
     encode_key(name, Dialect::Godot4)
 }

@@ -175,7 +175,7 @@ pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect, binary: bool) -> 
 }
 
 /// `v`'s bytes after a trip through the dialect's decoder (Godot 3's drops the absolute
-/// flag of the root path, as the engine's does: `tests/it/regression_nodepath_root_from_text.rs`).
+/// flag of the root path, as the engine's does: `tests/it/regression/nodepath_root_from_text.rs`).
 fn bytes(v: &Variant, dialect: Dialect) -> Vec<u8> {
     let cfg = Config::new(dialect).allow_objects(true);
     let first = cfg

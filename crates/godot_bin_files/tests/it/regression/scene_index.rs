@@ -4,7 +4,7 @@
 //! binary → text printed it unquoted. The fixtures are Godot 4.4.1's own `.tscn` and `.scn`
 //! of one scene (`tests/data/resource/make_issue41_4.gd`).
 
-use super::resource::fixture;
+use crate::resource::fixture;
 use godot_bin_files::resource::{BinaryResource, TextResource};
 
 fn text() -> String {

@@ -12,7 +12,7 @@
 //!   back to it exactly, so the crate now writes the text the engine reads nearest to it
 //!   and says so.
 
-use super::resource::fixture;
+use crate::resource::fixture;
 use godot_bin::Variant;
 use godot_bin_files::resource::{BinaryResource, TextResource};
 

@@ -5,7 +5,7 @@
 //! file, or none). Fixture: Godot 4.4.1 loaded `rel/tree.tres` and saved `rel/tree.res`
 //! (`tests/data/resource/make_issue41_4.gd`).
 
-use super::resource::fixture;
+use crate::resource::fixture;
 use godot_bin_files::resource::{BinaryResource, TextResource};
 
 fn tree() -> TextResource {

@@ -3,7 +3,7 @@
 //! renames it and says so. Fixture: Godot 3.2.3's `font.tres`
 //! (`tests/data/resource/make_issue41_3.gd`).
 
-use super::resource::fixture;
+use crate::resource::fixture;
 use godot_bin_files::resource::TextResource;
 
 #[test]

@@ -4,7 +4,7 @@
 //! A typed Array or Dictionary now keeps its types when the new elements fit them, and an
 //! equal value keeps its text. Fixture: Godot 4.4.1's `item.tres`.
 
-use super::resource::fixture;
+use crate::resource::fixture;
 use godot_bin_files::resource::TextResource;
 use serde::Serialize;
 
