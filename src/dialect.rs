@@ -416,8 +416,8 @@ pub(crate) struct DialectSpec {
     pub types: &'static [VariantType],
     /// Type → wire id (`NO_ID` where the type does not exist), derived from `types`.
     ids: [u8; VariantType::COUNT],
-    /// Whether the crate speaks this dialect yet.
-    pub supported: bool,
+    /// The ids of the types most values are made of, for the hot paths of both directions.
+    pub plain: PlainIds,
     /// Typed arrays, if any.
     pub typed_arrays: TypedArrays,
     /// Godot 4.4+ typed Dictionary header bits.
@@ -456,6 +456,27 @@ pub(crate) struct DialectSpec {
 
 const NO_ID: u8 = u8::MAX;
 
+/// The ids of the types most values are made of, read once from a dialect's row.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlainIds {
+    pub string: u32,
+    pub int: u32,
+    pub float: u32,
+    pub array: u32,
+    pub dictionary: u32,
+}
+
+/// The id of `ty`, which every dialect has. The rows are statics, so a row without it is
+/// a build error (a panic in constant evaluation), never a runtime one.
+const fn must_have(ids: &[u8; VariantType::COUNT], ty: VariantType) -> u32 {
+    let id = ids[ty as usize];
+    assert!(
+        id != NO_ID,
+        "every dialect has String, Int, Float, Array and Dictionary"
+    );
+    id as u32
+}
+
 impl DialectSpec {
     const fn new(name: &'static str, types: &'static [VariantType]) -> Self {
         let mut ids = [NO_ID; VariantType::COUNT];
@@ -468,7 +489,13 @@ impl DialectSpec {
             name,
             types,
             ids,
-            supported: true,
+            plain: PlainIds {
+                string: must_have(&ids, VariantType::String),
+                int: must_have(&ids, VariantType::Int),
+                float: must_have(&ids, VariantType::Float),
+                array: must_have(&ids, VariantType::Array),
+                dictionary: must_have(&ids, VariantType::Dictionary),
+            },
             typed_arrays: TypedArrays::None,
             typed_dictionaries: false,
             checks_typed_elements: false,

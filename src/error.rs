@@ -53,9 +53,6 @@ pub enum ErrorKind {
         /// The dialect.
         dialect: Dialect,
     },
-    /// The dialect is not implemented yet.
-    #[error("{0} is not supported yet")]
-    UnsupportedDialect(Dialect),
     /// A number does not fit the target: a u64 above `i64::MAX`, an int for an `u8` field...
     #[error("{value} does not fit in {target}")]
     NumberOutOfRange {

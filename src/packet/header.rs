@@ -125,13 +125,13 @@ mod tests {
     #[test]
     fn godot2_refuses_flag_bits_and_the_others_ignore_them() {
         for (dialect, refused) in [(Dialect::Godot2, true), (Dialect::Godot3, false)] {
-            let ctx = Ctx::new(&Config::new(dialect)).unwrap();
+            let ctx = Ctx::new(&Config::new(dialect));
             let float = word(&ctx, VariantType::Float, FLAG_64).unwrap();
             let bytes = float.to_le_bytes();
             let h = read(&mut Reader::new(&bytes, usize::MAX), &ctx);
             assert_eq!(h.is_err(), refused, "{dialect}");
         }
-        let ctx = Ctx::new(&Config::default()).unwrap();
+        let ctx = Ctx::new(&Config::default());
         let bytes = 39u32.to_le_bytes(); // Godot 4's VARIANT_MAX
         let err = read(&mut Reader::new(&bytes, usize::MAX), &ctx).unwrap_err();
         assert!(matches!(

@@ -148,7 +148,7 @@ mod tests {
         let leaves: Vec<Component> = (1..=12).map(|i| Component::F32(i as f32)).collect();
         let t = Transform3D::from_leaves(&leaves);
         assert_eq!(t.origin, Vector3::new(10.0, 11.0, 12.0));
-        let ctx = Ctx::new(&Config::default().double_precision(true)).unwrap();
+        let ctx = Ctx::new(&Config::default().double_precision(true));
         let mut out = Vec::new();
         write_packet(&mut out, &ctx, &t).unwrap();
         assert_eq!(out.len(), 4 + 12 * 8);

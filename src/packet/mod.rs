@@ -42,7 +42,7 @@ pub(crate) mod trace;
 pub(crate) mod writer;
 
 use crate::config::Config;
-use crate::dialect::{Dialect, DialectSpec, VariantType};
+use crate::dialect::{Dialect, DialectSpec, PlainIds};
 use crate::error::{Error, ErrorKind, Result};
 use header::{Header, FLAG_64};
 use reader::{container_count_of, Reader, MIN_ENTRY_SIZE};
@@ -67,21 +67,9 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    pub fn new(config: &Config) -> Result<Ctx> {
+    pub fn new(config: &Config) -> Ctx {
         let spec = config.dialect.spec();
-        let unsupported = || ErrorKind::UnsupportedDialect(config.dialect);
-        if !spec.supported {
-            return Err(unsupported().into());
-        }
-        let id = |ty| spec.id_of(ty).ok_or_else(unsupported);
-        let ids = PlainIds {
-            string: id(VariantType::String)?,
-            int: id(VariantType::Int)?,
-            float: id(VariantType::Float)?,
-            array: id(VariantType::Array)?,
-            dictionary: id(VariantType::Dictionary)?,
-        };
-        Ok(Ctx {
+        Ctx {
             spec,
             dialect: config.dialect,
             double: config.double_precision,
@@ -89,8 +77,8 @@ impl Ctx {
             max_depth: config.max_depth,
             // Godot 2 compares the whole word with VARIANT_MAX: any flag bit is refused.
             type_mask: if spec.header_flags { 0xFF } else { !0 },
-            ids,
-        })
+            ids: spec.plain,
+        }
     }
 }
 
@@ -202,19 +190,9 @@ pub(crate) struct Decoder<'de> {
     ids: PlainIds,
 }
 
-/// A dialect's ids of the packet types most values are made of (see [`Ctx::ids`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PlainIds {
-    pub string: u32,
-    pub int: u32,
-    pub float: u32,
-    pub array: u32,
-    pub dictionary: u32,
-}
-
 impl<'de> Decoder<'de> {
     pub fn new(input: &'de [u8], config: &Config) -> Result<Self> {
-        let mut d = Decoder::with_ctx(input, Ctx::new(config)?);
+        let mut d = Decoder::with_ctx(input, Ctx::new(config));
         d.r = Reader::new(input, config.max_size);
         Ok(d)
     }

@@ -125,8 +125,8 @@ mod tests {
 
     #[test]
     fn widths_follow_the_value_and_the_dialect() {
-        let g4 = Ctx::new(&Config::default()).unwrap();
-        let g2 = Ctx::new(&Config::new(Dialect::Godot2)).unwrap();
+        let g4 = Ctx::new(&Config::default());
+        let g2 = Ctx::new(&Config::new(Dialect::Godot2));
         assert_eq!(packet(&g4, |o, c| write_int(o, c, 1)).unwrap().len(), 8);
         assert_eq!(
             packet(&g4, |o, c| write_int(o, c, 1 << 40)).unwrap().len(),

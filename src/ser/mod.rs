@@ -51,7 +51,7 @@ impl<'a> Serializer<'a> {
     /// A serializer that appends to `out`, speaking `config`'s dialect. `out` holds what was
     /// written once the serializer is dropped.
     pub fn new(out: &'a mut Vec<u8>, config: &Config) -> Result<Self> {
-        let ctx = Ctx::new(config)?;
+        let ctx = Ctx::new(config);
         Ok(Serializer {
             out: std::mem::take(out),
             dest: out,

@@ -8,6 +8,7 @@
 use super::text::{check, check_as, dump_call, helper, names, read_dump};
 use super::{seed, Engine};
 use crate::support::engine::{godot3_trial, godot4_trial};
+use godot_bin::{Dialect, Dictionary, Rid, Variant};
 use godot_bin_files::resource::{BinaryResource, TextResource};
 use godot_bin_files::save::Compression;
 use libtest_mimic::Trial;
@@ -23,7 +24,63 @@ pub fn trials() -> Vec<Trial> {
         godot3_trial("resources::binary::godot3", |e| {
             round_trip(&Engine::Godot3(e));
         }),
+        godot4_trial(
+            "resources::binary::an_rid_loads_as_its_int_id_godot4",
+            |e| {
+                an_rid_loads_as_its_int_id(&Engine::Godot4(e));
+            },
+        ),
+        godot3_trial(
+            "resources::binary::an_rid_loads_as_its_int_id_godot3",
+            |e| {
+                an_rid_loads_as_its_int_id(&Engine::Godot3(e));
+            },
+        ),
     ]
+}
+
+/// What the comparisons of `text.rs` take as a fact (its `norm`): an RID stored in a
+/// binary resource loads as its id, an int, in both engines. A resource whose metadata holds
+/// `RID` 76 alone and inside an Array is loaded by the engine, which prints each value's
+/// type id and value.
+fn an_rid_loads_as_its_int_id(engine: &Engine) {
+    let dialect = engine.dialect();
+    let mut res = BinaryResource::new_resource("Resource", dialect);
+    let rid = Variant::Rid(Rid(76));
+    let mut meta = Dictionary::new();
+    meta.insert(Variant::from("x"), rid.clone());
+    meta.insert(Variant::from("y"), Variant::from(vec![rid]));
+    match dialect {
+        Dialect::Godot4 => {
+            let props = res.resource_mut().properties_mut();
+            props.set("metadata/x", meta.get("x").unwrap().clone());
+            props.set("metadata/y", meta.get("y").unwrap().clone());
+        }
+        _ => res.resource_mut().properties_mut().set("__meta__", meta),
+    }
+    let bytes = res.to_bytes().unwrap();
+    // The crate reads back what it wrote: an RID, not an int.
+    let back = BinaryResource::from_bytes(&bytes).unwrap();
+    let x = match dialect {
+        Dialect::Godot4 => back.resource().properties()["metadata/x"].clone(),
+        _ => back.resource().properties()["__meta__"]["x"].clone(),
+    };
+    assert_eq!(x, Variant::Rid(Rid(76)));
+    let call = "var r = load(\"res://rid.res\")\nfor k in [\"x\", \"y\"]:\n\tvar v = r.get_meta(k)\n\tvar inner = v[0] if typeof(v) == TYPE_ARRAY else v\n\tprint(\"RID \", k, \" \", typeof(v), \" \", typeof(inner), \" \", inner)";
+    let run = engine.run("", call, &[("rid.res", &bytes)]);
+    let int = match dialect {
+        Dialect::Godot4 => (2, 28),
+        _ => (2, 19),
+    };
+    assert_eq!(
+        run.lines_with_prefix("RID "),
+        [
+            format!("x {} {} 76", int.0, int.0),
+            format!("y {} {} 76", int.1, int.0),
+        ],
+        "{}",
+        run.describe()
+    );
 }
 
 fn round_trip(engine: &Engine) {

@@ -168,7 +168,8 @@ pub fn norm(v: &Variant, res: &TextResource, dialect: Dialect, binary: bool) -> 
         }
         // A binary file's empty object slot: the engine loads null.
         Variant::ObjectId(_) => Variant::Nil,
-        // The engines' binary loaders read an RID as its int id.
+        // The engines' binary loaders read an RID as its int id (checked on both engines:
+        // `binary.rs`, `an_rid_loads_as_its_int_id`).
         Variant::Rid(r) if binary => Variant::Int(r.0 as i64),
         other => other.clone(),
     }
