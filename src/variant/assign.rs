@@ -59,7 +59,8 @@ fn packed_like(old: &Variant, items: &[Variant]) -> Option<Variant> {
     use crate::types::packed::{
         PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array,
         PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
-        PackedVector3Array, PackedVector4Array,
+        PackedVector2iArray, PackedVector3Array, PackedVector3iArray, PackedVector4Array,
+        PackedVector4iArray,
     };
     macro_rules! each {
         ($packed:ident, $f:expr) => {
@@ -101,6 +102,18 @@ fn packed_like(old: &Variant, items: &[Variant]) -> Option<Variant> {
         }),
         Variant::PackedColorArray(_) => each!(PackedColorArray, |x| match x {
             Variant::Color(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedVector2iArray(_) => each!(PackedVector2iArray, |x| match x {
+            Variant::Vector2i(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedVector3iArray(_) => each!(PackedVector3iArray, |x| match x {
+            Variant::Vector3i(v) => Some(*v),
+            _ => None,
+        }),
+        Variant::PackedVector4iArray(_) => each!(PackedVector4iArray, |x| match x {
+            Variant::Vector4i(v) => Some(*v),
             _ => None,
         }),
         _ => None,
@@ -153,5 +166,77 @@ impl Variant {
     pub fn assign(&mut self, value: impl Into<Variant>) {
         let old = std::mem::take(self);
         *self = keep_container_types(&old, value.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::types::math::{Color, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i};
+    use crate::types::packed::*;
+    use crate::Variant;
+
+    /// Every packed kind keeps its kind when set to a plain list of elements that fit it,
+    /// and becomes that list when one does not fit.
+    #[test]
+    fn every_packed_kind_is_kept() {
+        let cases: Vec<(Variant, Vec<Variant>)> = vec![
+            (PackedByteArray(vec![7]).into(), vec![Variant::Int(7)]),
+            (PackedInt32Array(vec![-7]).into(), vec![Variant::Int(-7)]),
+            (
+                PackedInt64Array(vec![1 << 40]).into(),
+                vec![Variant::Int(1 << 40)],
+            ),
+            (
+                PackedFloat32Array(vec![0.5]).into(),
+                vec![Variant::Float(0.5)],
+            ),
+            (
+                PackedFloat64Array(vec![0.1]).into(),
+                vec![Variant::Float(0.1)],
+            ),
+            (
+                PackedStringArray(vec!["a".into()]).into(),
+                vec![Variant::from("a")],
+            ),
+            (
+                PackedVector2Array(vec![Vector2::new(1.0, 2.0)]).into(),
+                vec![Vector2::new(1.0, 2.0).into()],
+            ),
+            (
+                PackedVector3Array(vec![Vector3::ONE]).into(),
+                vec![Vector3::ONE.into()],
+            ),
+            (
+                PackedVector4Array(vec![Vector4::ONE]).into(),
+                vec![Vector4::ONE.into()],
+            ),
+            (
+                PackedColorArray(vec![Color::new(1.0, 0.0, 0.0, 1.0)]).into(),
+                vec![Color::new(1.0, 0.0, 0.0, 1.0).into()],
+            ),
+            (
+                PackedVector2iArray(vec![Vector2i::new(1, 2)]).into(),
+                vec![Vector2i::new(1, 2).into()],
+            ),
+            (
+                PackedVector3iArray(vec![Vector3i::ONE]).into(),
+                vec![Vector3i::ONE.into()],
+            ),
+            (
+                PackedVector4iArray(vec![Vector4i::ONE]).into(),
+                vec![Vector4i::ONE.into()],
+            ),
+        ];
+        for (full, items) in cases {
+            let mut v = full.clone();
+            v.assign(Variant::from(items.clone()));
+            assert_eq!(v, full, "{:?}", full.get_type());
+            // An element of another type: the list as given.
+            let mut mixed = items.clone();
+            mixed.push(Variant::Nil);
+            let mut v = full.clone();
+            v.assign(Variant::from(mixed.clone()));
+            assert_eq!(v, Variant::from(mixed), "{:?}", full.get_type());
+        }
     }
 }

@@ -30,6 +30,11 @@ pub const MAPPING_HELP: &str = r#"JSON mapping (lossless; what --json prints and
 
 /// `v` in the JSON mapping.
 pub fn to_json(v: &Variant) -> Value {
+    // The math types and Color: their components in the table's order, which is the text
+    // form's (`Variant::components`).
+    if let Some(parts) = v.components() {
+        return tagged(v.get_type().name(), components(parts.as_slice()));
+    }
     match v {
         Variant::Nil => Value::Null,
         Variant::Bool(b) => Value::Bool(*b),
@@ -39,46 +44,6 @@ pub fn to_json(v: &Variant) -> Value {
         Variant::String(s) => Value::from(s.as_str()),
         Variant::StringName(s) => tagged("StringName", Value::from(s.0.as_str())),
         Variant::NodePath(p) => tagged("NodePath", Value::from(p.to_string())),
-        Variant::Vector2(v) => reals("Vector2", &[v.x, v.y]),
-        Variant::Vector2i(v) => ints("Vector2i", &[v.x, v.y]),
-        Variant::Rect2(r) => reals("Rect2", &[r.position.x, r.position.y, r.size.x, r.size.y]),
-        Variant::Rect2i(r) => ints("Rect2i", &[r.position.x, r.position.y, r.size.x, r.size.y]),
-        Variant::Vector3(v) => reals("Vector3", &[v.x, v.y, v.z]),
-        Variant::Vector3i(v) => ints("Vector3i", &[v.x, v.y, v.z]),
-        Variant::Transform2D(t) => reals(
-            "Transform2D",
-            &[t.x.x, t.x.y, t.y.x, t.y.y, t.origin.x, t.origin.y],
-        ),
-        Variant::Vector4(v) => reals("Vector4", &[v.x, v.y, v.z, v.w]),
-        Variant::Vector4i(v) => ints("Vector4i", &[v.x, v.y, v.z, v.w]),
-        Variant::Plane(p) => reals("Plane", &[p.normal.x, p.normal.y, p.normal.z, p.d]),
-        Variant::Quaternion(q) => reals("Quaternion", &[q.x, q.y, q.z, q.w]),
-        Variant::Aabb(b) => reals(
-            "AABB",
-            &[
-                b.position.x,
-                b.position.y,
-                b.position.z,
-                b.size.x,
-                b.size.y,
-                b.size.z,
-            ],
-        ),
-        Variant::Basis(b) => reals("Basis", &basis(b)),
-        Variant::Transform3D(t) => {
-            let mut n = basis(&t.basis).to_vec();
-            n.extend([t.origin.x, t.origin.y, t.origin.z]);
-            reals("Transform3D", &n)
-        }
-        Variant::Projection(p) => {
-            let n: Vec<f32> = p
-                .columns
-                .iter()
-                .flat_map(|c| [c.x, c.y, c.z, c.w])
-                .collect();
-            reals("Projection", &n)
-        }
-        Variant::Color(c) => reals("Color", &[c.r, c.g, c.b, c.a]),
         Variant::Rid(r) => tagged("RID", Value::from(r.0)),
         Variant::ObjectId(id) => tagged("ObjectId", Value::from(id.0)),
         Variant::Object(obj) => {
@@ -133,30 +98,20 @@ pub fn to_json(v: &Variant) -> Value {
         Variant::Array(a) => typed_items("Array", a),
         Variant::PackedTypedArray(a) => typed_items("PackedTypedArray", a),
         Variant::PackedByteArray(a) => tagged("PackedByteArray", list(a, |b| Value::from(*b))),
-        Variant::PackedInt32Array(a) => ints("PackedInt32Array", a),
+        Variant::PackedInt32Array(a) => tagged("PackedInt32Array", list(a, |i| Value::from(*i))),
         Variant::PackedInt64Array(a) => tagged("PackedInt64Array", list(a, |i| Value::from(*i))),
-        Variant::PackedFloat32Array(a) => reals("PackedFloat32Array", a),
+        Variant::PackedFloat32Array(a) => tagged("PackedFloat32Array", list(a, |x| f32_value(*x))),
         Variant::PackedFloat64Array(a) => tagged("PackedFloat64Array", list(a, |x| f64_value(*x))),
         Variant::PackedStringArray(a) => {
             tagged("PackedStringArray", list(a, |s| Value::from(s.as_str())))
         }
-        Variant::PackedVector2Array(a) => groups_f32("PackedVector2Array", a, |v| vec![v.x, v.y]),
-        Variant::PackedVector3Array(a) => {
-            groups_f32("PackedVector3Array", a, |v| vec![v.x, v.y, v.z])
-        }
-        Variant::PackedVector4Array(a) => {
-            groups_f32("PackedVector4Array", a, |v| vec![v.x, v.y, v.z, v.w])
-        }
-        Variant::PackedColorArray(a) => {
-            groups_f32("PackedColorArray", a, |c| vec![c.r, c.g, c.b, c.a])
-        }
-        Variant::PackedVector2iArray(a) => groups_i32("PackedVector2iArray", a, |v| vec![v.x, v.y]),
-        Variant::PackedVector3iArray(a) => {
-            groups_i32("PackedVector3iArray", a, |v| vec![v.x, v.y, v.z])
-        }
-        Variant::PackedVector4iArray(a) => {
-            groups_i32("PackedVector4iArray", a, |v| vec![v.x, v.y, v.z, v.w])
-        }
+        Variant::PackedVector2Array(a) => packed_fixed(v, a),
+        Variant::PackedVector3Array(a) => packed_fixed(v, a),
+        Variant::PackedVector4Array(a) => packed_fixed(v, a),
+        Variant::PackedColorArray(a) => packed_fixed(v, a),
+        Variant::PackedVector2iArray(a) => packed_fixed(v, a),
+        Variant::PackedVector3iArray(a) => packed_fixed(v, a),
+        Variant::PackedVector4iArray(a) => packed_fixed(v, a),
         Variant::Image(img) => tagged(
             "Image",
             object([
@@ -221,14 +176,6 @@ fn tagged(tag: &str, body: Value) -> Value {
     Value::Object(m)
 }
 
-fn reals(tag: &str, xs: &[f32]) -> Value {
-    tagged(tag, list(xs, |x| f32_value(*x)))
-}
-
-fn ints(tag: &str, xs: &[i32]) -> Value {
-    tagged(tag, list(xs, |x| Value::from(*x)))
-}
-
 fn element_type(t: &ElementType) -> Value {
     match t {
         ElementType::Builtin(ty) => object([("builtin", Value::from(ty.name()))]),
@@ -248,23 +195,24 @@ fn typed_items(tag: &str, a: &Array) -> Value {
     )
 }
 
-fn groups_f32<T>(tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<f32>) -> Value {
-    tagged(
-        tag,
-        list(items, |item| list(&comps(item), |x| f32_value(*x))),
-    )
+/// A fixed builtin's components as a JSON list.
+fn components(parts: &[Component]) -> Value {
+    list(parts, |c| match *c {
+        Component::F32(x) => f32_value(x),
+        Component::I32(i) => Value::from(i),
+    })
 }
 
-fn groups_i32<T>(tag: &str, items: &[T], comps: impl Fn(&T) -> Vec<i32>) -> Value {
+/// A packed array of fixed builtins: a list of each element's components.
+fn packed_fixed<T: Copy + Into<Variant>>(packed: &Variant, items: &[T]) -> Value {
     tagged(
-        tag,
-        list(items, |item| list(&comps(item), |x| Value::from(*x))),
+        packed.get_type().name(),
+        list(items, |item| {
+            let item: Variant = (*item).into();
+            item.components()
+                .map_or(Value::Null, |parts| components(parts.as_slice()))
+        }),
     )
-}
-
-fn basis(b: &Basis) -> [f32; 9] {
-    let [r0, r1, r2] = &b.rows;
-    [r0.x, r0.y, r0.z, r1.x, r1.y, r1.z, r2.x, r2.y, r2.z]
 }
 
 // ---------------------------------------------------------------------------------------
@@ -364,24 +312,6 @@ fn list_of(j: &Value, len: Option<usize>) -> Result<&[Value], String> {
     }
 }
 
-fn f32s<const N: usize>(j: &Value) -> Result<[f32; N], String> {
-    let items = list_of(j, Some(N))?;
-    let mut out = [0.0; N];
-    for (o, item) in out.iter_mut().zip(items) {
-        *o = number(item)? as f32;
-    }
-    Ok(out)
-}
-
-fn i32s<const N: usize>(j: &Value) -> Result<[i32; N], String> {
-    let items = list_of(j, Some(N))?;
-    let mut out = [0; N];
-    for (o, item) in out.iter_mut().zip(items) {
-        *o = int_as(item)?;
-    }
-    Ok(out)
-}
-
 fn members(j: &Value) -> Result<&Map<String, Value>, String> {
     match j {
         Value::Object(m) => Ok(m),
@@ -463,84 +393,13 @@ fn groups<T, const N: usize>(
 }
 
 fn tagged_from_json(tag: &str, body: &Value) -> Result<Variant, String> {
+    if let Some(ty) = fixed_named(tag) {
+        return fixed(ty, body);
+    }
     Ok(match tag {
         "float" => Variant::Float(number(body)?),
         "StringName" => Variant::StringName(StringName(string_of(body)?)),
         "NodePath" => Variant::NodePath(NodePath::from(string_of(body)?.as_str())),
-        "Vector2" => {
-            let [x, y] = f32s(body)?;
-            Variant::Vector2(Vector2::new(x, y))
-        }
-        "Vector2i" => {
-            let [x, y] = i32s(body)?;
-            Variant::Vector2i(Vector2i::new(x, y))
-        }
-        "Rect2" => {
-            let [a, b, c, d] = f32s(body)?;
-            Variant::Rect2(Rect2::new(Vector2::new(a, b), Vector2::new(c, d)))
-        }
-        "Rect2i" => {
-            let [a, b, c, d] = i32s(body)?;
-            Variant::Rect2i(Rect2i::new(Vector2i::new(a, b), Vector2i::new(c, d)))
-        }
-        "Vector3" => {
-            let [x, y, z] = f32s(body)?;
-            Variant::Vector3(Vector3::new(x, y, z))
-        }
-        "Vector3i" => {
-            let [x, y, z] = i32s(body)?;
-            Variant::Vector3i(Vector3i::new(x, y, z))
-        }
-        "Transform2D" => {
-            let [a, b, c, d, e, f] = f32s(body)?;
-            Variant::Transform2D(Transform2D {
-                x: Vector2::new(a, b),
-                y: Vector2::new(c, d),
-                origin: Vector2::new(e, f),
-            })
-        }
-        "Vector4" => {
-            let [x, y, z, w] = f32s(body)?;
-            Variant::Vector4(Vector4::new(x, y, z, w))
-        }
-        "Vector4i" => {
-            let [x, y, z, w] = i32s(body)?;
-            Variant::Vector4i(Vector4i::new(x, y, z, w))
-        }
-        "Plane" => {
-            let [a, b, c, d] = f32s(body)?;
-            Variant::Plane(Plane::new(Vector3::new(a, b, c), d))
-        }
-        "Quaternion" => {
-            let [x, y, z, w] = f32s(body)?;
-            Variant::Quaternion(Quaternion::new(x, y, z, w))
-        }
-        "AABB" => {
-            let [a, b, c, d, e, f] = f32s(body)?;
-            Variant::Aabb(Aabb {
-                position: Vector3::new(a, b, c),
-                size: Vector3::new(d, e, f),
-            })
-        }
-        "Basis" => Variant::Basis(basis_from(&f32s::<9>(body)?)),
-        "Transform3D" => {
-            let n = f32s::<12>(body)?;
-            Variant::Transform3D(Transform3D {
-                basis: basis_from(&n[..9]),
-                origin: Vector3::new(n[9], n[10], n[11]),
-            })
-        }
-        "Projection" => {
-            let n = f32s::<16>(body)?;
-            let col = |i: usize| Vector4::new(n[i], n[i + 1], n[i + 2], n[i + 3]);
-            Variant::Projection(Projection {
-                columns: [col(0), col(4), col(8), col(12)],
-            })
-        }
-        "Color" => {
-            let [r, g, b, a] = f32s(body)?;
-            Variant::Color(Color::from_rgba(r, g, b, a))
-        }
         "RID" => Variant::Rid(Rid(u64_of(body)?)),
         "ObjectId" => Variant::ObjectId(ObjectId(u64_of(body)?)),
         "Callable" => Variant::Callable(Callable),
@@ -588,42 +447,13 @@ fn tagged_from_json(tag: &str, body: &Value) -> Result<Variant, String> {
         "PackedStringArray" => {
             Variant::PackedStringArray(groups::<String, 1>(body, string_of)?.into())
         }
-        "PackedVector2Array" => Variant::PackedVector2Array(
-            groups::<_, 2>(body, |g| f32s::<2>(g).map(|[x, y]| Vector2::new(x, y)))?.into(),
-        ),
-        "PackedVector3Array" => Variant::PackedVector3Array(
-            groups::<_, 3>(body, |g| {
-                f32s::<3>(g).map(|[x, y, z]| Vector3::new(x, y, z))
-            })?
-            .into(),
-        ),
-        "PackedVector4Array" => Variant::PackedVector4Array(
-            groups::<_, 4>(body, |g| {
-                f32s::<4>(g).map(|[x, y, z, w]| Vector4::new(x, y, z, w))
-            })?
-            .into(),
-        ),
-        "PackedColorArray" => Variant::PackedColorArray(
-            groups::<_, 4>(body, |g| {
-                f32s::<4>(g).map(|[r, g, b, a]| Color::from_rgba(r, g, b, a))
-            })?
-            .into(),
-        ),
-        "PackedVector2iArray" => Variant::PackedVector2iArray(
-            groups::<_, 2>(body, |g| i32s::<2>(g).map(|[x, y]| Vector2i::new(x, y)))?.into(),
-        ),
-        "PackedVector3iArray" => Variant::PackedVector3iArray(
-            groups::<_, 3>(body, |g| {
-                i32s::<3>(g).map(|[x, y, z]| Vector3i::new(x, y, z))
-            })?
-            .into(),
-        ),
-        "PackedVector4iArray" => Variant::PackedVector4iArray(
-            groups::<_, 4>(body, |g| {
-                i32s::<4>(g).map(|[x, y, z, w]| Vector4i::new(x, y, z, w))
-            })?
-            .into(),
-        ),
+        "PackedVector2Array" => packed_fixed_from(VariantType::Vector2, body)?,
+        "PackedVector3Array" => packed_fixed_from(VariantType::Vector3, body)?,
+        "PackedVector4Array" => packed_fixed_from(VariantType::Vector4, body)?,
+        "PackedColorArray" => packed_fixed_from(VariantType::Color, body)?,
+        "PackedVector2iArray" => packed_fixed_from(VariantType::Vector2i, body)?,
+        "PackedVector3iArray" => packed_fixed_from(VariantType::Vector3i, body)?,
+        "PackedVector4iArray" => packed_fixed_from(VariantType::Vector4i, body)?,
         "Image" => {
             let m = members(body)?;
             Variant::Image(Image {
@@ -651,9 +481,43 @@ fn u64_of(j: &Value) -> Result<u64, String> {
         .ok_or_else(|| format!("expected an unsigned integer, found {}", kind(j)))
 }
 
-fn basis_from(n: &[f32]) -> Basis {
-    let row = |i: usize| Vector3::new(n[i], n[i + 1], n[i + 2]);
-    Basis {
-        rows: [row(0), row(3), row(6)],
-    }
+/// The math type or Color named `tag` (the component table's types).
+fn fixed_named(tag: &str) -> Option<VariantType> {
+    VariantType::ALL
+        .iter()
+        .copied()
+        .find(|t| t.components().is_some() && t.name() == tag)
+}
+
+/// A fixed builtin from its list of components, as many and of the kind the table says.
+fn fixed(ty: VariantType, body: &Value) -> Result<Variant, String> {
+    let (kind, n) = ty
+        .components()
+        .ok_or_else(|| format!("{} has no components", ty.name()))?;
+    let parts = list_of(body, Some(n))?
+        .iter()
+        .map(|j| match kind {
+            ComponentKind::I32 => int_as(j).map(Component::I32),
+            _ => number(j).map(|x| Component::F32(x as f32)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Variant::from_components(ty, &parts).ok_or_else(|| format!("not a {}", ty.name()))
+}
+
+/// A packed array of `element`s from a list of each one's components.
+fn packed_fixed_from(element: VariantType, body: &Value) -> Result<Variant, String> {
+    let items = groups::<_, 1>(body, |g| fixed(element, g))?;
+    let mut packed = match element {
+        VariantType::Vector2 => Variant::PackedVector2Array(Default::default()),
+        VariantType::Vector3 => Variant::PackedVector3Array(Default::default()),
+        VariantType::Vector4 => Variant::PackedVector4Array(Default::default()),
+        VariantType::Color => Variant::PackedColorArray(Default::default()),
+        VariantType::Vector2i => Variant::PackedVector2iArray(Default::default()),
+        VariantType::Vector3i => Variant::PackedVector3iArray(Default::default()),
+        VariantType::Vector4i => Variant::PackedVector4iArray(Default::default()),
+        other => return Err(format!("no packed array of {}", other.name())),
+    };
+    // The elements fit the packed array's kind, so it keeps it.
+    packed.assign(Variant::from(items));
+    Ok(packed)
 }
