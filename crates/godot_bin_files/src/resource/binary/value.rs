@@ -237,81 +237,9 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
         DOUBLE => Variant::Float(input.f64()?),
         STRING => Variant::String(input.string()?),
         STRING_NAME => g4(Variant::StringName(StringName(input.string()?)))?,
-        NODE_PATH => {
-            let names = usize::from(input.u16()?);
-            let sub = input.u16()?;
-            let absolute = sub & 0x8000 != 0;
-            let subs = usize::from(sub & 0x7fff) + usize::from(t.nodepath_property);
-            input.check_count(names + subs, 4, "a NodePath's names")?;
-            let read_name = |input: &mut Input<'_>| -> Result<String> {
-                let at = input.pos;
-                let word = input.u32()?;
-                if word & 0x8000_0000 != 0 {
-                    input.pos = at;
-                    return input.string();
-                }
-                t.strings.get(word as usize).cloned().ok_or_else(|| {
-                    Error::corrupt(format!(
-                        "NodePath name {word} past the string table's {} entries",
-                        t.strings.len()
-                    ))
-                    .at_byte(at)
-                })
-            };
-            let mut n = Vec::with_capacity(names);
-            for _ in 0..names {
-                n.push(read_name(input)?);
-            }
-            let mut s = Vec::with_capacity(subs);
-            for _ in 0..subs {
-                s.push(read_name(input)?);
-            }
-            Variant::NodePath(NodePath {
-                names: n,
-                subnames: s,
-                absolute,
-            })
-        }
+        NODE_PATH => read_node_path(input, t)?,
         RID => Variant::Rid(Rid(u64::from(input.u32()?))),
-        OBJECT => match input.u32()? {
-            OBJECT_EMPTY => Variant::ObjectId(ObjectId(0)),
-            OBJECT_EXTERNAL_RESOURCE => {
-                let type_name = input.string()?;
-                let path = input.string()?;
-                marker(
-                    PATH_CLASS,
-                    vec![
-                        ("path", Variant::String(path)),
-                        ("type", Variant::String(type_name)),
-                    ],
-                )
-            }
-            OBJECT_INTERNAL_RESOURCE => {
-                let index = input.u32()?;
-                let id = if t.named_ids {
-                    t.internal_ids.get(index as usize).cloned().ok_or_else(|| {
-                        Error::new(crate::error::ErrorKind::UnknownReference(format!(
-                            "internal resource {index} past the table's {}",
-                            t.internal_ids.len()
-                        )))
-                        .at_byte(at)
-                    })?
-                } else {
-                    index.to_string()
-                };
-                marker(SUB_CLASS, vec![("id", Variant::String(id))])
-            }
-            OBJECT_EXTERNAL_RESOURCE_INDEX => {
-                let index = input.u32()?;
-                marker(
-                    EXT_CLASS,
-                    vec![("id", Variant::String((u64::from(index) + 1).to_string()))],
-                )
-            }
-            kind => {
-                return Err(Error::corrupt(format!("an object of unknown kind {kind}")).at_byte(at))
-            }
-        },
+        OBJECT => read_object(input, t, at)?,
         CALLABLE => g4(Variant::Callable(Callable))?,
         SIGNAL => g4(Variant::Signal(Signal::default()))?,
         DICTIONARY => {
@@ -332,6 +260,99 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
             }
             Variant::Array(Array::from(items))
         }
+        PACKED_BYTE | PACKED_INT32 | PACKED_INT64 | PACKED_FLOAT32 | PACKED_FLOAT64
+        | PACKED_STRING | PACKED_VECTOR2 | PACKED_VECTOR3 | PACKED_VECTOR4 | PACKED_COLOR => {
+            read_packed(input, id, &g4)?
+        }
+        other => return Err(Error::corrupt(format!("unknown value type {other}")).at_byte(at)),
+    })
+}
+
+/// A NodePath: its names and subnames, each inline or an index into the string table.
+fn read_node_path(input: &mut Input<'_>, t: &Tables<'_>) -> Result<Variant> {
+    let names = usize::from(input.u16()?);
+    let sub = input.u16()?;
+    let absolute = sub & 0x8000 != 0;
+    let subs = usize::from(sub & 0x7fff) + usize::from(t.nodepath_property);
+    input.check_count(names + subs, 4, "a NodePath's names")?;
+    let read_name = |input: &mut Input<'_>| -> Result<String> {
+        let at = input.pos;
+        let word = input.u32()?;
+        if word & 0x8000_0000 != 0 {
+            input.pos = at;
+            return input.string();
+        }
+        t.strings.get(word as usize).cloned().ok_or_else(|| {
+            Error::corrupt(format!(
+                "NodePath name {word} past the string table's {} entries",
+                t.strings.len()
+            ))
+            .at_byte(at)
+        })
+    };
+    let mut n = Vec::with_capacity(names);
+    for _ in 0..names {
+        n.push(read_name(input)?);
+    }
+    let mut s = Vec::with_capacity(subs);
+    for _ in 0..subs {
+        s.push(read_name(input)?);
+    }
+    Ok(Variant::NodePath(NodePath {
+        names: n,
+        subnames: s,
+        absolute,
+    }))
+}
+
+/// An object slot: empty, an external or internal resource, or an external one by index.
+fn read_object(input: &mut Input<'_>, t: &Tables<'_>, at: usize) -> Result<Variant> {
+    Ok(match input.u32()? {
+        OBJECT_EMPTY => Variant::ObjectId(ObjectId(0)),
+        OBJECT_EXTERNAL_RESOURCE => {
+            let type_name = input.string()?;
+            let path = input.string()?;
+            marker(
+                PATH_CLASS,
+                vec![
+                    ("path", Variant::String(path)),
+                    ("type", Variant::String(type_name)),
+                ],
+            )
+        }
+        OBJECT_INTERNAL_RESOURCE => {
+            let index = input.u32()?;
+            let id = if t.named_ids {
+                t.internal_ids.get(index as usize).cloned().ok_or_else(|| {
+                    Error::new(crate::error::ErrorKind::UnknownReference(format!(
+                        "internal resource {index} past the table's {}",
+                        t.internal_ids.len()
+                    )))
+                    .at_byte(at)
+                })?
+            } else {
+                index.to_string()
+            };
+            marker(SUB_CLASS, vec![("id", Variant::String(id))])
+        }
+        OBJECT_EXTERNAL_RESOURCE_INDEX => {
+            let index = input.u32()?;
+            marker(
+                EXT_CLASS,
+                vec![("id", Variant::String((u64::from(index) + 1).to_string()))],
+            )
+        }
+        kind => return Err(Error::corrupt(format!("an object of unknown kind {kind}")).at_byte(at)),
+    })
+}
+
+/// A packed array of type `id` (`g4` refuses the Godot 4 ones in a Godot 3 file).
+fn read_packed(
+    input: &mut Input<'_>,
+    id: u32,
+    g4: &dyn Fn(Variant) -> Result<Variant>,
+) -> Result<Variant> {
+    Ok(match id {
         PACKED_BYTE => {
             let n = count(input, 1, "a PackedByteArray")?;
             let data = input.take(n)?.to_vec();
@@ -398,7 +419,7 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
                 .collect::<Result<Vec<_>>>()?;
             Variant::PackedColorArray(PackedColorArray(v))
         }
-        other => return Err(Error::corrupt(format!("unknown value type {other}")).at_byte(at)),
+        other => return Err(Error::corrupt(format!("{other} is no packed array type"))),
     })
 }
 
@@ -447,17 +468,19 @@ pub(crate) fn write(
     write_value(out, v, t, depth)
 }
 
+/// Refuses `v`, a type Godot 3's binary resources do not have, in a Godot 3 file.
+fn need_godot4(v: &Variant, t: &WriteTables<'_>) -> Result<()> {
+    if t.godot4 {
+        Ok(())
+    } else {
+        Err(unwritable(v, "is not in Godot 3's binary resources"))
+    }
+}
+
 fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: usize) -> Result<()> {
     if write_fixed(out, v, t)? {
         return Ok(());
     }
-    let g4 = |t: &WriteTables<'_>| -> Result<()> {
-        if t.godot4 {
-            Ok(())
-        } else {
-            Err(unwritable(v, "is not in Godot 3's binary resources"))
-        }
-    };
     match v {
         Variant::Nil => out.u32(NIL),
         Variant::Bool(b) => {
@@ -489,33 +512,11 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             out.string(s);
         }
         Variant::StringName(s) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(STRING_NAME);
             out.string(&s.0);
         }
-        Variant::NodePath(p) => {
-            out.u32(NODE_PATH);
-            let (names, subs) = (p.names.len(), p.subnames.len());
-            // Format 2 counts the subnames without the last, its property (empty if none).
-            let counted = if t.nodepath_property {
-                subs.saturating_sub(1)
-            } else {
-                subs
-            };
-            if names > 0xffff || counted > 0x7fff {
-                return Err(unwritable(v, "has more names than its u16 counts hold"));
-            }
-            out.u16(names as u16);
-            out.u16(counted as u16 | if p.absolute { 0x8000 } else { 0 });
-            for name in p.names.iter().chain(&p.subnames) {
-                let i = t.index(name);
-                out.u32(i);
-            }
-            if t.nodepath_property && subs == 0 {
-                let i = t.index("");
-                out.u32(i);
-            }
-        }
+        Variant::NodePath(p) => write_node_path(out, v, p, t)?,
         Variant::Rid(r) => {
             out.u32(RID);
             out.u32(r.0 as u32);
@@ -530,11 +531,11 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             write_object(out, o, t)?;
         }
         Variant::Callable(_) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(CALLABLE);
         }
         Variant::Signal(_) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(SIGNAL);
         }
         Variant::Dictionary(d) => {
@@ -552,6 +553,50 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
                 write(out, x, t, depth + 1)?;
             }
         }
+        other => {
+            if !write_packed(out, other, t)? {
+                return Err(unwritable(other, "has no binary resource encoding"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A NodePath's counts and names, each an index into the string table (see
+/// [`read_node_path`]).
+fn write_node_path(
+    out: &mut Output,
+    v: &Variant,
+    p: &NodePath,
+    t: &mut WriteTables<'_>,
+) -> Result<()> {
+    out.u32(NODE_PATH);
+    let (names, subs) = (p.names.len(), p.subnames.len());
+    // Format 2 counts the subnames without the last, its property (empty if none).
+    let counted = if t.nodepath_property {
+        subs.saturating_sub(1)
+    } else {
+        subs
+    };
+    if names > 0xffff || counted > 0x7fff {
+        return Err(unwritable(v, "has more names than its u16 counts hold"));
+    }
+    out.u16(names as u16);
+    out.u16(counted as u16 | if p.absolute { 0x8000 } else { 0 });
+    for name in p.names.iter().chain(&p.subnames) {
+        let i = t.index(name);
+        out.u32(i);
+    }
+    if t.nodepath_property && subs == 0 {
+        let i = t.index("");
+        out.u32(i);
+    }
+    Ok(())
+}
+
+/// A packed array's id, count and elements; `false` for a value that is no packed array.
+fn write_packed(out: &mut Output, v: &Variant, t: &WriteTables<'_>) -> Result<bool> {
+    match v {
         Variant::PackedByteArray(b) => {
             out.u32(PACKED_BYTE);
             out.u32(b.0.len() as u32);
@@ -565,7 +610,7 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             a.0.iter().for_each(|x| out.u32(*x as u32));
         }
         Variant::PackedInt64Array(a) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(PACKED_INT64);
             out.u32(a.0.len() as u32);
             a.0.iter().for_each(|x| out.u64(*x as u64));
@@ -576,7 +621,7 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             a.0.iter().for_each(|x| out.f32(*x));
         }
         Variant::PackedFloat64Array(a) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(PACKED_FLOAT64);
             out.u32(a.0.len() as u32);
             a.0.iter().for_each(|x| out.f64(*x));
@@ -604,7 +649,7 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             }
         }
         Variant::PackedVector4Array(a) => {
-            g4(t)?;
+            need_godot4(v, t)?;
             out.u32(PACKED_VECTOR4);
             out.u32(a.0.len() as u32);
             for p in &a.0 {
@@ -622,9 +667,9 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
                 }
             }
         }
-        other => return Err(unwritable(other, "has no binary resource encoding")),
+        _ => return Ok(false),
     }
-    Ok(())
+    Ok(true)
 }
 
 fn write_object(out: &mut Output, o: &Object, t: &mut WriteTables<'_>) -> Result<()> {
