@@ -48,10 +48,10 @@ def table(d):
     print(f"\nrounds: {len(before)}; slowest row: {worst:.3f}x its time before")
 
 
-def instructions(exe, group, calls):
-    """Instructions valgrind counts in `exe` calling `group`'s godot_bin function `calls`
+def instructions(exe, group, calls, fmt="godot_bin"):
+    """Instructions valgrind counts in `exe` calling `group`'s `fmt` function `calls`
     times (the largest process: criterion also starts a short child)."""
-    env = dict(os.environ, GODOT_BIN_BENCH_COUNT=f"{group}:{calls}")
+    env = dict(os.environ, GODOT_BIN_BENCH_COUNT=f"{group}:{calls}", GODOT_BIN_BENCH_FORMAT=fmt)
     run = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", exe],
         env=env, capture_output=True, text=True, check=True,
@@ -77,8 +77,23 @@ def counts(old, new):
     print(f"\nhighest: {worst:.3f}x the instructions before")
 
 
+def versus(exe, fmt):
+    """Instructions per call of godot_bin and of `fmt` on every group both have."""
+    listing = subprocess.run([exe, "--list"], capture_output=True, text=True, check=True).stdout
+    mine = set(re.findall(r"^(\S+)/godot_bin: benchmark$", listing, re.M))
+    theirs = re.findall(rf"^(\S+)/{re.escape(fmt)}: benchmark$", listing, re.M)
+    print(f"instructions per call (valgrind, {CALLS[1]} calls less {CALLS[0]})\n")
+    print(f"| row | godot_bin | {fmt} | godot_bin / {fmt} |")
+    print("|---|---:|---:|---:|")
+    for g in [g for g in theirs if g in mine]:
+        per = [(instructions(exe, g, CALLS[1], f) - instructions(exe, g, CALLS[0], f)) / (CALLS[1] - CALLS[0]) for f in ("godot_bin", fmt)]
+        print(f"| {g} | {per[0]:,.0f} | {per[1]:,.0f} | {per[0] / per[1]:.3f} |", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--counts":
         counts(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "--versus":
+        versus(sys.argv[2], sys.argv[3])
     else:
         table(sys.argv[1])

@@ -12,6 +12,8 @@
 #   COUNT=1 bash benches/before_after.sh [REV]
 # instead counts the instructions of one call of each row in both trees under valgrind
 # (benches/formats.rs's GODOT_BIN_BENCH_COUNT): slower, but the same on a busy machine.
+#   python3 benches/before_after.py --versus EXE cbor4ii
+# counts godot_bin and another format (GODOT_BIN_BENCH_FORMAT) row by row in one bench binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-4470d3c}

@@ -1,5 +1,7 @@
-//! godot_bin against postcard, rmp-serde (plain and with field names) and serde_json, side
-//! by side in one run, with two copies of the same bytes as the floor.
+//! godot_bin against postcard, cbor4ii, rmp-serde (plain and with field names) and
+//! serde_json, side by side in one run, with two copies of the same bytes as the floor.
+//! cbor4ii is the fastest self-describing serde format here (it names fields as godot_bin
+//! must), so it is the bar for the struct encoder (issue 50).
 //!
 //! The data sets (`benches/data`), each encoded (`to_vec`) and decoded (`from_slice`) by
 //! every format:
@@ -69,6 +71,34 @@ fn count_mode() -> Option<&'static (String, u64)> {
     .as_ref()
 }
 
+/// The format whose function `GODOT_BIN_BENCH_COUNT` counts: `GODOT_BIN_BENCH_FORMAT`
+/// (`cbor4ii`, `rmp_serde`...), godot_bin by default.
+fn counted_format() -> &'static str {
+    static FORMAT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FORMAT.get_or_init(|| {
+        std::env::var("GODOT_BIN_BENCH_FORMAT").unwrap_or_else(|_| "godot_bin".into())
+    })
+}
+
+/// A criterion benchmark of `format` in `g`, or, when counting group `group` in that
+/// format, `f` called `n` times.
+fn row<R>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &str,
+    format: &str,
+    mut f: impl FnMut() -> R,
+) {
+    match count_mode() {
+        None => {
+            g.bench_function(format, |b| b.iter(&mut f));
+        }
+        Some((counted, n)) if counted == group && counted_format() == format => {
+            (0..*n).for_each(|_| drop(black_box(f())))
+        }
+        Some(_) => {}
+    }
+}
+
 /// Whether data set `name` is measured in this run (always, unless counting another's).
 fn counted(name: &str) -> bool {
     count_mode().is_none_or(|(group, _)| group.split('/').next() == Some(name))
@@ -79,15 +109,9 @@ fn counted(name: &str) -> bool {
 fn godot_bin_row<R>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     group: &str,
-    mut f: impl FnMut() -> R,
+    f: impl FnMut() -> R,
 ) {
-    match count_mode() {
-        None => {
-            g.bench_function("godot_bin", |b| b.iter(&mut f));
-        }
-        Some((counted, n)) if counted == group => (0..*n).for_each(|_| drop(black_box(f()))),
-        Some(_) => {}
-    }
+    row(g, group, "godot_bin", f)
 }
 
 /// Encodes and decodes `value` with every format (checking each round trip first), plus the
@@ -101,12 +125,14 @@ where
     }
     let godot = godot_bin::to_vec(value).unwrap();
     let post = postcard::to_allocvec(value).unwrap();
+    let cbor = cbor4ii::serde::to_vec(Vec::new(), value).unwrap();
     let rmp = rmp_serde::to_vec(value).unwrap();
     let rmp_named = rmp_serde::to_vec_named(value).unwrap();
     let json = serde_json::to_vec(value).unwrap();
     let same = |format: &str, back: T| assert!(&back == value, "{name}: {format} round trip");
     same("godot_bin", godot_bin::from_slice(&godot).unwrap());
     same("postcard", postcard::from_bytes(&post).unwrap());
+    same("cbor4ii", cbor4ii::serde::from_slice(&cbor).unwrap());
     same("rmp_serde", rmp_serde::from_slice(&rmp).unwrap());
     same(
         "rmp_serde_named",
@@ -114,9 +140,11 @@ where
     );
     same("serde_json", serde_json::from_slice(&json).unwrap());
     eprintln!(
-        "{name}: encoded bytes godot_bin {} postcard {} rmp-serde {} (named {}) serde_json {}",
+        "{name}: encoded bytes godot_bin {} postcard {} cbor4ii {} rmp-serde {} (named {}) \
+         serde_json {}",
         godot.len(),
         post.len(),
+        cbor.len(),
         rmp.len(),
         rmp_named.len(),
         json.len()
@@ -132,6 +160,9 @@ where
     });
     g.bench_function("postcard", |b| {
         b.iter(|| postcard::to_allocvec(black_box(value)).unwrap())
+    });
+    row(&mut g, &format!("{name}/encode"), "cbor4ii", || {
+        cbor4ii::serde::to_vec(Vec::new(), black_box(value)).unwrap()
     });
     g.bench_function("rmp_serde", |b| {
         b.iter(|| rmp_serde::to_vec(black_box(value)).unwrap())
@@ -155,6 +186,9 @@ where
     });
     g.bench_function("postcard", |b| {
         b.iter(|| postcard::from_bytes::<T>(black_box(&post)).unwrap())
+    });
+    row(&mut g, &format!("{name}/decode"), "cbor4ii", || {
+        cbor4ii::serde::from_slice::<T>(black_box(&cbor)).unwrap()
     });
     g.bench_function("rmp_serde", |b| {
         b.iter(|| rmp_serde::from_slice::<T>(black_box(&rmp)).unwrap())
@@ -183,6 +217,7 @@ macro_rules! borrowed {
         let check = $check;
         let godot = godot_bin::to_vec(value).unwrap();
         let post = postcard::to_allocvec(value).unwrap();
+        let cbor = cbor4ii::serde::to_vec(Vec::new(), value).unwrap();
         let rmp = rmp_serde::to_vec(value).unwrap();
         let rmp_named = rmp_serde::to_vec_named(value).unwrap();
         let json = serde_json::to_vec(value).unwrap();
@@ -191,6 +226,7 @@ macro_rules! borrowed {
         };
         same("godot_bin", godot_bin::from_slice(&godot).unwrap());
         same("postcard", postcard::from_bytes(&post).unwrap());
+        same("cbor4ii", cbor4ii::serde::from_slice(&cbor).unwrap());
         same("rmp_serde", rmp_serde::from_slice(&rmp).unwrap());
         same(
             "rmp_serde_named",
@@ -205,6 +241,9 @@ macro_rules! borrowed {
         });
         g.bench_function("postcard", |b| {
             b.iter(|| postcard::from_bytes::<$ty>(black_box(&post)).unwrap())
+        });
+        row(&mut g, concat!($name, "/decode"), "cbor4ii", || {
+            cbor4ii::serde::from_slice::<$ty>(black_box(&cbor)).unwrap()
         });
         g.bench_function("rmp_serde", |b| {
             b.iter(|| rmp_serde::from_slice::<$ty>(black_box(&rmp)).unwrap())
