@@ -46,6 +46,7 @@ mod depth;
 mod error;
 mod fsio;
 mod issue;
+mod renames;
 pub mod resource;
 pub mod save;
 

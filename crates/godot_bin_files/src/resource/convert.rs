@@ -452,10 +452,9 @@ fn report_float(x: f64, section: &str, property: &str, issues: &mut Vec<Issue>) 
     }
 }
 
-/// The Godot 4 name of a Godot 3 class: the save conversion's list
-/// ([`crate::save::godot4_class`]), one home for both.
-fn godot4_class(class: &str) -> String {
-    crate::save::godot4_class(class)
+/// The Godot 4 name of a Godot 3 class ([`crate::renames`], the one home of the facts).
+pub(crate) fn godot4_class(class: &str) -> String {
+    crate::renames::godot4_class(class)
         .unwrap_or(class)
         .to_string()
 }
