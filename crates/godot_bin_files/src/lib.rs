@@ -49,6 +49,7 @@ mod issue;
 mod renames;
 pub mod resource;
 pub mod save;
+pub mod upgrade;
 
 pub use error::{Error, ErrorKind, Position, Result};
 pub use fsio::write_atomic;

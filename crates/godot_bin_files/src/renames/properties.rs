@@ -34,17 +34,18 @@ pub(crate) enum Value {
     /// A capsule's middle height to Godot 4's whole height: plus twice the radius (the
     /// section's `radius`, or Godot 3's default for the class).
     PlusDiameter,
+    /// One value into an Array of it (a `ShortCut`'s `shortcut` event into a `Shortcut`'s
+    /// `events`).
+    IntoArray,
 }
 
-/// One rename: on Godot 3 `class` (and below), `from` is Godot 4's `to`.
+/// One rename (`p(...)` rows go past the engine's table, see the module docs): on Godot 3 `class` (and below), `from` is Godot 4's `to`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rule {
     pub class: &'static str,
     pub from: &'static str,
     pub to: &'static str,
     pub value: Value,
-    /// Not in the engine's table (see the module docs).
-    pub past: bool,
 }
 
 const fn r(class: &'static str, from: &'static str, to: &'static str) -> Rule {
@@ -53,7 +54,6 @@ const fn r(class: &'static str, from: &'static str, to: &'static str) -> Rule {
         from,
         to,
         value: Value::Same,
-        past: false,
     }
 }
 
@@ -63,18 +63,12 @@ const fn v(class: &'static str, from: &'static str, to: &'static str, value: Val
         from,
         to,
         value,
-        past: false,
     }
 }
 
+/// A rule past the engine's table.
 const fn p(class: &'static str, from: &'static str, to: &'static str, value: Value) -> Rule {
-    Rule {
-        class,
-        from,
-        to,
-        value,
-        past: true,
-    }
+    v(class, from, to, value)
 }
 
 use Value::*;
@@ -189,6 +183,13 @@ pub(crate) const RULES: &[Rule] = &[
     r("InputEventWithModifiers", "control", "ctrl_pressed"),
     r("InputEventWithModifiers", "meta", "meta_pressed"),
     r("InputEventMouseButton", "doubleclick", "double_click"),
+    p(
+        "InputEventWithModifiers",
+        "command",
+        "command_or_control_autoremap",
+        Same,
+    ),
+    p("ShortCut", "shortcut", "events", IntoArray),
     // Past the table: renames the engine leaves out (commented out in its table as too
     // common words, or needing a value converted).
     p("Label", "align", "horizontal_alignment", Same),

@@ -144,7 +144,33 @@ pub(crate) const SETTINGS: &[(&str, &str)] = &[
         "rendering/vram_compression/import_s3tc",
         "rendering/textures/vram_compression/import_s3tc_bptc",
     ),
+    // Past the table.
+    (
+        "physics/common/physics_fps",
+        "physics/common/physics_ticks_per_second",
+    ),
+    ("display/window/size/fullscreen", "display/window/size/mode"),
 ];
+
+/// Whether Godot 4.4.1 has the project setting `name` (`settings4.txt`, written by
+/// `settings4.gd`); input actions, autoloads and other user-named keys are not checked.
+pub(crate) fn godot4_has_setting(name: &str) -> bool {
+    use std::collections::HashSet;
+    use std::sync::OnceLock;
+    static S: OnceLock<HashSet<String>> = OnceLock::new();
+    let set = S.get_or_init(|| {
+        let mut set = HashSet::new();
+        for line in include_str!("settings4.txt").lines() {
+            let mut words = line.split(' ');
+            let Some(top) = words.next() else { continue };
+            for w in words {
+                set.insert(format!("{top}/{w}"));
+            }
+        }
+        set
+    });
+    set.contains(name)
+}
 
 /// The Godot 4 name of a Godot 3 project setting.
 pub(crate) fn setting(godot3: &str) -> Option<&'static str> {
