@@ -301,3 +301,45 @@ fn convert_file(
         _ => None,
     })
 }
+
+/// The Godot 4 name of a Godot 3 class (`Spatial` → `Node3D`; a class Godot 4 did not
+/// rename keeps its name).
+///
+/// ```
+/// assert_eq!(godot_bin_files::upgrade::godot4_class("KinematicBody2D"), "CharacterBody2D");
+/// assert_eq!(godot_bin_files::upgrade::godot4_class("Node2D"), "Node2D");
+/// ```
+pub fn godot4_class(godot3: &str) -> &str {
+    crate::renames::godot4_class(godot3).unwrap_or(godot3)
+}
+
+/// The Godot 4 name of property `name` of an object of Godot 3 class `class` (`None`: a
+/// class not known, such as a node instanced from another scene: then only a name renamed
+/// alike on every class), or `None` when Godot 4 keeps the name. The value may change too
+/// (see the [module docs](self) and [`crate::resource`]'s conversions).
+///
+/// ```
+/// use godot_bin_files::upgrade::godot4_property;
+/// assert_eq!(godot4_property(Some("Button"), "margin_left").as_deref(), Some("offset_left"));
+/// assert_eq!(godot4_property(Some("StyleBoxTexture"), "margin_left").as_deref(), Some("texture_margin_left"));
+/// assert_eq!(godot4_property(Some("Label"), "custom_colors/font_color").as_deref(), Some("theme_override_colors/font_color"));
+/// assert_eq!(godot4_property(Some("Node2D"), "position"), None);
+/// ```
+pub fn godot4_property(class: Option<&str>, name: &str) -> Option<String> {
+    if let Some(t) = crate::renames::properties::theme_override(name) {
+        return Some(t);
+    }
+    crate::renames::properties::rule(crate::renames::godot3(), class, name)
+        .filter(|r| r.to != name)
+        .map(|r| r.to.to_string())
+}
+
+/// The Godot 4 name of signal `name` of an object of Godot 3 class `class` (`None`: any
+/// class), or `None` when Godot 4 keeps it.
+///
+/// ```
+/// assert_eq!(godot_bin_files::upgrade::godot4_signal(Some("LineEdit"), "text_entered"), Some("text_submitted"));
+/// ```
+pub fn godot4_signal(class: Option<&str>, name: &str) -> Option<&'static str> {
+    crate::renames::properties::signal(crate::renames::godot3(), class, name)
+}

@@ -11,8 +11,9 @@ func own(node, owner):
 		c.owner = owner
 		own(c, owner)
 
-func save_scene(root, path):
-	own(root, root)
+func save_scene(root, path, deep = true):
+	if deep:
+		own(root, root)
 	var ps = PackedScene.new()
 	ps.pack(root)
 	var err = ResourceSaver.save(path, ps)
@@ -196,7 +197,7 @@ func _init():
 	inst.margin_left = 40
 	inst.margin_top = 16
 	inst.owner = main
-	save_scene(main, "res://main.tscn")
+	save_scene(main, "res://main.tscn", false)
 
 	# Resources: a StyleBoxTexture (its margins are texture margins in Godot 4) and a
 	# ShortCut with a special key.
