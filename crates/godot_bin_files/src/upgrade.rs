@@ -326,12 +326,9 @@ pub fn godot4_class(godot3: &str) -> &str {
 /// assert_eq!(godot4_property(Some("Node2D"), "position"), None);
 /// ```
 pub fn godot4_property(class: Option<&str>, name: &str) -> Option<String> {
-    if let Some(t) = crate::renames::properties::theme_override(name) {
-        return Some(t);
-    }
-    crate::renames::properties::rule(crate::renames::godot3(), class, name)
-        .filter(|r| r.to != name)
-        .map(|r| r.to.to_string())
+    crate::renames::properties::godot4_name(crate::renames::godot3(), class, name)
+        .map(|(to, _)| to)
+        .filter(|to| to != name)
 }
 
 /// The Godot 4 name of signal `name` of an object of Godot 3 class `class` (`None`: any

@@ -278,6 +278,33 @@ pub(crate) const RULES: &[Rule] = &[
     ),
 ];
 
+/// Particle properties Godot 3 holds as a value and a randomness ratio (`initial_velocity`,
+/// `initial_velocity_random`: from `value * (1 - random)` to `value`) and Godot 4 as a
+/// range (`initial_velocity_min`, `initial_velocity_max`), past the engine's table: the
+/// Godot 3 classes, the Godot 3 name, the Godot 4 name, Godot 3's default value.
+pub(crate) const PARTICLE_RANGES: &[(&[&str], &str, &str, f64)] = &[
+    (PARTICLES, "initial_velocity", "initial_velocity", 0.0),
+    (PARTICLES, "angular_velocity", "angular_velocity", 0.0),
+    (PARTICLES, "orbit_velocity", "orbit_velocity", 0.0),
+    (PARTICLES, "linear_accel", "linear_accel", 0.0),
+    (PARTICLES, "radial_accel", "radial_accel", 0.0),
+    (PARTICLES, "tangential_accel", "tangential_accel", 0.0),
+    (PARTICLES, "damping", "damping", 0.0),
+    (PARTICLES, "angle", "angle", 0.0),
+    (PARTICLES, "hue_variation", "hue_variation", 0.0),
+    (PARTICLES, "anim_speed", "anim_speed", 0.0),
+    (PARTICLES, "anim_offset", "anim_offset", 0.0),
+    (&["ParticlesMaterial"], "scale", "scale", 1.0),
+    (
+        &["CPUParticles", "CPUParticles2D"],
+        "scale_amount",
+        "scale_amount",
+        1.0,
+    ),
+];
+
+const PARTICLES: &[&str] = &["ParticlesMaterial", "CPUParticles", "CPUParticles2D"];
+
 /// Renames the engine makes in its table that this crate does not follow: the value's
 /// meaning differs, so it is reported as having no home instead.
 pub(crate) const NOT_FOLLOWED: &[(&str, &str, &str)] = &[
@@ -410,6 +437,41 @@ pub(crate) fn theme_override(name: &str) -> Option<String> {
         .map_or(item.as_str(), |(_, b)| b);
     let item = item.split_once('/').map_or(item, |(_, i)| i);
     Some(format!("{to}{item}"))
+}
+
+/// Groups of properties renamed by prefix on a Godot 3 class (and below), past the
+/// engine's table: Godot 3 prefix, class, Godot 4 prefix.
+pub(crate) const PREFIXES: &[(&str, &str, &str)] = &[
+    ("shader_param/", "ShaderMaterial", "shader_parameter/"),
+    ("material/", "MeshInstance", "surface_material_override/"),
+];
+
+/// Godot 3 property groups Godot 4 has no home for (reported): class, prefix, why.
+pub(crate) const GONE_PREFIXES: &[(&str, &str, &str)] = &[(
+    "ArrayMesh",
+    "surfaces/",
+    "Godot 4 stores a mesh's surfaces in another layout (_surfaces)",
+)];
+
+/// The Godot 4 name of property `name` of an object of Godot 3 class `class` (`None`:
+/// unknown), by every rename this module knows, and how its value converts; `None` when
+/// the name stays.
+pub(crate) fn godot4_name(
+    g3: &Classes,
+    class: Option<&str>,
+    name: &str,
+) -> Option<(String, Value)> {
+    if let Some(t) = theme_override(name) {
+        return Some((t, Value::Same));
+    }
+    for (from, c, to) in PREFIXES {
+        if let Some(rest) = name.strip_prefix(from) {
+            if class.is_none_or(|k| g3.is_a(k, c)) {
+                return Some((format!("{to}{rest}"), Value::Same));
+            }
+        }
+    }
+    rule(g3, class, name).map(|r| (r.to.to_string(), r.value))
 }
 
 #[cfg(test)]

@@ -178,35 +178,28 @@ fn rename_property(
     at: (&str, &str),
     issues: &mut Vec<Issue>,
 ) -> Option<(String, Variant)> {
-    if let Some(new) = properties::theme_override(name) {
-        return Some((new, value.clone()));
-    }
-    if let Some(rest) = name.strip_prefix("shader_param/") {
-        if class.is_none_or(|c| godot3().is_a(c, "ShaderMaterial")) {
-            return Some((format!("shader_parameter/{rest}"), value.clone()));
-        }
-    }
-    if let Some(rest) = name.strip_prefix("material/") {
-        if class.is_some_and(|c| godot3().is_a(c, "MeshInstance")) {
-            return Some((format!("surface_material_override/{rest}"), value.clone()));
-        }
-    }
-    let rule = properties::rule(godot3(), class, name)?;
-    match convert_value(rule.value, value) {
-        Ok(v) => Some((rule.to.to_string(), v)),
+    let (to, kind) = properties::godot4_name(godot3(), class, name)?;
+    match convert_value(kind, value) {
+        Ok(v) => Some((to, v)),
         Err(why) => {
             issues.push(issue(
                 at.0,
                 at.1,
-                format!("{why}: kept as it is, under Godot 4's name {}", rule.to),
+                format!("{why}: kept as it is, under Godot 4's name {to}"),
             ));
-            Some((rule.to.to_string(), value.clone()))
+            Some((to, value.clone()))
         }
     }
 }
 
 /// Whether Godot 4 has no home for property `name` of an object of Godot 3 `class3`.
 fn no_home(class3: &str, name: &str) -> bool {
+    if properties::GONE_PREFIXES
+        .iter()
+        .any(|(c, p, _)| name.starts_with(p) && godot3().is_a(class3, c))
+    {
+        return true;
+    }
     let class4 = godot4_class(class3).unwrap_or(class3);
     godot3().knows(class3)
         && godot4().knows(class4)
@@ -222,6 +215,10 @@ fn upgrade_properties(
     section: &str,
     issues: &mut Vec<Issue>,
 ) -> Vec<(String, Variant)> {
+    let props = match class3 {
+        Some(c) => reshape(c, props),
+        None => props,
+    };
     let mut out: Vec<(String, Variant)> = Vec::with_capacity(props.len());
     for (name, value) in props {
         let value = upgrade_inline(&value, section, &name, issues);
@@ -263,6 +260,51 @@ fn upgrade_properties(
 /// classes and properties converted by their own class.
 pub(crate) fn upgrade_value(v: &Variant, at: &str, issues: &mut Vec<Issue>) -> Variant {
     upgrade_inline(v, at, "", issues)
+}
+
+/// Properties Godot 4 holds in another shape, past the engine's table: a particle value and
+/// its randomness as a range ([`properties::PARTICLE_RANGES`]), a rigid body's `mode` as
+/// `freeze` / `freeze_mode` / `lock_rotation`.
+fn reshape(class3: &str, mut props: Vec<(String, Variant)>) -> Vec<(String, Variant)> {
+    let g3 = godot3();
+    for (classes, from, to, default) in properties::PARTICLE_RANGES {
+        if !classes.iter().any(|c| g3.is_a(class3, c)) {
+            continue;
+        }
+        let random = format!("{from}_random");
+        let pos = props.iter().position(|(k, _)| k == from || *k == random);
+        let Some(pos) = pos else { continue };
+        let take = |props: &mut Vec<(String, Variant)>, k: &str| {
+            let i = props.iter().position(|(n, _)| n == k)?;
+            props.remove(i).1.as_float()
+        };
+        let v = take(&mut props, from).unwrap_or(*default);
+        let r = take(&mut props, &random).unwrap_or(0.0);
+        let at = pos.min(props.len());
+        props.insert(at, (format!("{to}_max"), Variant::Float(v)));
+        props.insert(at, (format!("{to}_min"), Variant::Float(v * (1.0 - r))));
+    }
+    if g3.is_a(class3, "RigidBody") || g3.is_a(class3, "RigidBody2D") {
+        if let Some(i) = props.iter().position(|(k, _)| k == "mode") {
+            // Godot 3: rigid 0, static 1, character 2, kinematic 3.
+            let mode = props[i].1.as_int();
+            let new: Vec<(String, Variant)> = match mode {
+                Some(1) => vec![
+                    ("freeze".into(), true.into()),
+                    ("freeze_mode".into(), 0.into()),
+                ],
+                Some(3) => vec![
+                    ("freeze".into(), true.into()),
+                    ("freeze_mode".into(), 1.into()),
+                ],
+                Some(2) => vec![("lock_rotation".into(), true.into())],
+                Some(0) => vec![],
+                _ => return props,
+            };
+            props.splice(i..=i, new);
+        }
+    }
+    props
 }
 
 /// Inline objects inside a value (an InputEvent in an Array...): their properties
@@ -522,11 +564,7 @@ fn upgrade_tracks(
             .and_then(|t| nodes.get(t))
             .map(String::as_str);
         let class = class.or(None);
-        let renamed = if let Some(new) = properties::theme_override(&prop) {
-            Some((new, Value::Same))
-        } else {
-            properties::rule(godot3(), class, &prop).map(|r| (r.to.to_string(), r.value))
-        };
+        let renamed = properties::godot4_name(godot3(), class, &prop);
         let Some((new, kind)) = renamed else { continue };
         let mut np: NodePath = path.clone();
         np.subnames[0] = new;

@@ -16,6 +16,8 @@ func text(v):
 	if typeof(v) == TYPE_OBJECT:
 		if v == null:
 			return "null"
+		if v is Resource and v.resource_path != "" and not v.resource_path.contains("::"):
+			return "Ext(%s %s)" % [v.get_class(), v.resource_path]
 		return "Obj(%s)" % v.get_class()
 	if typeof(v) == TYPE_ARRAY:
 		var parts = []

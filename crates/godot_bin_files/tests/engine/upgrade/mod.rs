@@ -68,6 +68,12 @@ pub fn trials() -> Vec<Trial> {
                 total.add(&f);
             }
             eprintln!("TOTAL ({} projects): {total}", projects.len());
+            if let Some(path) = std::env::var_os("GODOT_BIN_UPGRADE_REPORT") {
+                let mut text = total.lost.join("\n");
+                text.push_str("\n\nNO HOME\n");
+                text.push_str(&total.no_home.join("\n"));
+                let _ = std::fs::write(path, text);
+            }
             let mut lost: HashMap<String, usize> = HashMap::new();
             for l in &total.lost {
                 let key = l.split('\t').nth(1).unwrap_or("").to_string();
@@ -135,6 +141,9 @@ struct Figures {
     lost: Vec<String>,
     /// `Class.prop`.
     no_home: Vec<String>,
+    /// References to files Godot 4 must import first (images, sounds, models), which the
+    /// judging engine (no editor) cannot: not judged.
+    unjudged: usize,
     /// Files Godot 3 loads and Godot 4 does not.
     failed4: Vec<String>,
     /// What Godot 4 loaded, by file and path: for the value checks.
@@ -147,6 +156,7 @@ impl Figures {
         self.files += o.files;
         self.properties += o.properties;
         self.kept += o.kept;
+        self.unjudged += o.unjudged;
         self.lost.extend(o.lost.iter().cloned());
         self.no_home.extend(o.no_home.iter().cloned());
         self.failed4.extend(o.failed4.iter().cloned());
@@ -158,12 +168,13 @@ impl std::fmt::Display for Figures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} files, {} properties: {} kept, {} lost, {} no home in Godot 4; {} failed in Godot 4; {} issues reported",
+            "{} files, {} properties: {} kept, {} lost, {} no home in Godot 4, {} not judged (imported assets); {} failed in Godot 4; {} issues reported",
             self.files,
             self.properties,
             self.kept,
             self.lost.len(),
             self.no_home.len(),
+            self.unjudged,
             self.failed4.len(),
             self.issues
         )
@@ -378,8 +389,14 @@ fn same_value(a: &str, b: &str) -> bool {
     }
     let (ta, na) = shape(a);
     let (tb, nb) = shape(b);
-    let ta = ta.replace("Obj(", "").replace(')', "");
-    let tb = tb.replace("Obj(", "").replace(')', "");
+    let ta = ta.replace("Obj(", "").replace("Ext(", "").replace(')', "");
+    let tb = tb.replace("Obj(", "").replace("Ext(", "").replace(')', "");
+    let class_of = |t: &str| {
+        t.split_once("res:").map_or(t.to_string(), |(c, p)| {
+            format!("{}res:{p}", upgrade::godot4_class(c))
+        })
+    };
+    let (ta, tb) = (class_of(&ta), class_of(&tb));
     let class_same = ta == tb || upgrade::godot4_class(&ta) == tb;
     class_same
         && na.len() == nb.len()
@@ -590,8 +607,13 @@ fn compare(d3: &HashMap<String, Dump>, d4: &HashMap<String, Dump>) -> Figures {
             if class3 == "Animation" && k.starts_with("tracks/") {
                 want = expected_track(p, k, v, &by_obj[p.as_str()], &a.classes);
             }
+            let asset = v.starts_with("Ext(")
+                && ![".tscn)", ".tres)", ".scn)", ".res)"]
+                    .iter()
+                    .any(|x| v.ends_with(x));
             match loaded.get(&(p4.as_str(), k4.as_str())) {
                 Some(got) if same_value(&want, got) => f.kept += 1,
+                Some(&"null") if asset => f.unjudged += 1,
                 Some(got) => f
                     .lost
                     .push(format!("{file}\t{class3}.{k}\t{p}: {v} -> {k4} = {got}")),
