@@ -100,11 +100,12 @@ func _init():
 				for g in n.get_groups():
 					if not String(g).begins_with("_") and not g in fg and not String(g).ends_with("process_internal"):
 						out.append("G %s\t%s" % [np, g])
-				for s in n.get_signal_list():
-					for c in n.get_signal_connection_list(s.name):
-						if c.flags & CONNECT_PERSIST:
-							out.append("C %s\t%s\t%s\t%s" % [np, s.name, str(root.get_path_to(c.target)), c.method])
 			root.free()
+			# Connections as the file holds them (the live ones need the scripts' methods,
+			# which Godot 4 cannot compile from GDScript 3).
+			var st = r.get_state()
+			for c in st.get_connection_count():
+				out.append("C %s\t%s\t%s\t%s" % [str(st.get_connection_source(c)), st.get_connection_signal(c), str(st.get_connection_target(c)), st.get_connection_method(c)])
 		else:
 			dump(r, "", 0, {})
 	var f = File.new()

@@ -338,7 +338,11 @@ fn judge_project(src: &Path, name: &str) -> Result<Figures, Failed> {
     jobs.sort();
     let d3 = parse_dump(&run_judge(g3, &orig, JUDGE3, &jobs));
     let d4 = parse_dump(&run_judge(g4, &conv, JUDGE4, &jobs));
-    let mut f = compare(&d3, &d4);
+    let mut needs_import = HashMap::new();
+    for file in d3.keys() {
+        needs_assets(&orig, file, &mut needs_import, 0);
+    }
+    let mut f = compare(&d3, &d4, &needs_import);
     f.issues = issues;
     let _ = std::fs::remove_dir_all(&base);
     Ok(f)
@@ -552,7 +556,55 @@ fn expected_track(
     }
 }
 
-fn compare(d3: &HashMap<String, Dump>, d4: &HashMap<String, Dump>) -> Figures {
+/// Whether a data file depends, directly or through other data files, on an asset Godot 4
+/// must import before it loads (an image, a sound, a font, a model): the judging engine
+/// has no editor to import with, so such a file (and what it holds) is not judged when
+/// Godot 4 does not load it.
+fn needs_assets(root: &Path, res: &str, memo: &mut HashMap<String, bool>, depth: usize) -> bool {
+    if let Some(&b) = memo.get(res) {
+        return b;
+    }
+    let data = [".tscn", ".tres", ".scn", ".res"];
+    if !data.iter().any(|x| res.ends_with(x)) {
+        return true;
+    }
+    if depth > 32 {
+        return false;
+    }
+    memo.insert(res.to_string(), false);
+    let Ok(bytes) = std::fs::read(root.join(res.trim_start_matches("res://"))) else {
+        return false;
+    };
+    let deps: Vec<String> = if let Ok(t) = godot_bin_files::TextResource::from_bytes(&bytes) {
+        t.ext_resources()
+            .filter_map(|s| s.path().map(str::to_string))
+            .collect()
+    } else if let Ok(b) = godot_bin_files::BinaryResource::from_bytes(&bytes) {
+        b.ext_resources().iter().map(|e| e.path.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    let dir = res.rsplit_once('/').map_or("res:/", |(d, _)| d);
+    let mut any = false;
+    for d in deps {
+        let full = if d.starts_with("res://") {
+            d
+        } else {
+            format!("{dir}/{d}")
+        };
+        if needs_assets(root, &full, memo, depth + 1) {
+            any = true;
+        }
+    }
+    memo.insert(res.to_string(), any);
+    any
+}
+
+fn compare(
+    d3: &HashMap<String, Dump>,
+    d4: &HashMap<String, Dump>,
+    needs_import: &HashMap<String, bool>,
+) -> Figures {
     let mut f = Figures::default();
     let empty = Dump::default();
     for (file, a) in d3 {
@@ -561,6 +613,11 @@ fn compare(d3: &HashMap<String, Dump>, d4: &HashMap<String, Dump>) -> Figures {
         }
         f.files += 1;
         let b = d4.get(file).unwrap_or(&empty);
+        let unjudged = needs_import.get(file).copied().unwrap_or(false);
+        if b.failed && unjudged {
+            f.unjudged += a.props.len() + a.groups.len() + a.connections.len();
+            continue;
+        }
         if b.failed || !d4.contains_key(file) {
             f.failed4.push(file.clone());
         }
@@ -611,8 +668,24 @@ fn compare(d3: &HashMap<String, Dump>, d4: &HashMap<String, Dump>) -> Figures {
                 && ![".tscn)", ".tres)", ".scn)", ".res)"]
                     .iter()
                     .any(|x| v.ends_with(x));
+            // Godot 4 sets a node's `_import_path` in the editor only.
+            if k == "_import_path" {
+                f.unjudged += 1;
+                continue;
+            }
+            let dep_failed = |v: &str| {
+                v.strip_prefix("Ext(")
+                    .and_then(|r| r.split_once(' '))
+                    .is_some_and(|(_, path)| {
+                        needs_import
+                            .get(path.trim_end_matches(')'))
+                            .copied()
+                            .unwrap_or(false)
+                    })
+            };
             match loaded.get(&(p4.as_str(), k4.as_str())) {
                 Some(got) if same_value(&want, got) => f.kept += 1,
+                Some(&"null") if dep_failed(v) => f.unjudged += 1,
                 Some(&"null") if asset => f.unjudged += 1,
                 Some(got) => f
                     .lost
