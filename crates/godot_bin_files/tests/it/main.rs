@@ -27,3 +27,4 @@ mod regression_value_glued_to_key;
 mod regression_word_value_before_paren;
 mod regression_wrong_dialect;
 mod resource;
+mod upgrade;
