@@ -123,6 +123,24 @@ pub fn project(src: &Path, dst: &Path, options: &Options) -> Result<Report> {
         ))));
     }
     let src_full = std::fs::canonicalize(src).map_err(|e| io(e, src))?;
+    // Where the output would be: the folder itself, or the one it would be made in.
+    let inside = dst
+        .ancestors()
+        .find_map(|a| {
+            std::fs::canonicalize(if a.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                a
+            })
+            .ok()
+        })
+        .is_some_and(|full| full.starts_with(&src_full));
+    if inside {
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "{} is inside the project it would be written from",
+            dst.display()
+        ))));
+    }
     if dst.exists() {
         let full = std::fs::canonicalize(dst).map_err(|e| io(e, dst))?;
         if full.starts_with(&src_full) {

@@ -364,5 +364,13 @@ fn a_project_folder_is_refused_when_the_output_is_not_empty() {
     assert!(e.to_string().contains("not empty"), "{e}");
     let e = upgrade::project(&dst, &dst.join("out"), &Options::default()).unwrap_err();
     assert!(e.to_string().contains("no project.godot"), "{e}");
+    let e = upgrade::project(
+        &project3(),
+        &project3().join("new/out"),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("inside the project"), "{e}");
+    assert!(!project3().join("new").exists());
     let _ = std::fs::remove_dir_all(&dst);
 }

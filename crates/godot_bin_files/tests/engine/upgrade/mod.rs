@@ -336,12 +336,13 @@ fn judge_project(src: &Path, name: &str) -> Result<Figures, Failed> {
     let mut jobs = Vec::new();
     data_files(&orig, &orig, &mut jobs);
     jobs.sort();
-    let d3 = parse_dump(&run_judge(g3, &orig, JUDGE3, &jobs));
-    let d4 = parse_dump(&run_judge(g4, &conv, JUDGE4, &jobs));
+    // Before the engines run: a run's folder is removed with its result.
     let mut needs_import = HashMap::new();
-    for file in d3.keys() {
+    for file in &jobs {
         needs_assets(&orig, file, &mut needs_import, 0);
     }
+    let d3 = parse_dump(&run_judge(g3, &orig, JUDGE3, &jobs));
+    let d4 = parse_dump(&run_judge(g4, &conv, JUDGE4, &jobs));
     let mut f = compare(&d3, &d4, &needs_import);
     f.issues = issues;
     let _ = std::fs::remove_dir_all(&base);
@@ -690,6 +691,7 @@ fn compare(
                 Some(got) => f
                     .lost
                     .push(format!("{file}\t{class3}.{k}\t{p}: {v} -> {k4} = {got}")),
+                None if unjudged && !b.classes.contains_key(&p4) => f.unjudged += 1,
                 None if b.failed || !b.classes.contains_key(&p4) => f.lost.push(format!(
                     "{file}\t{class3}.{k}\t{p}: {v} -> (object not loaded)"
                 )),
