@@ -9,6 +9,7 @@
 //! | `.cfg`, `project.godot`, `override.cfg` | `ConfigFile.save`, `save_encrypted_pass` | [`ConfigFile`] |
 //! | `.tres`, `.tscn` | `ResourceSaver.save` of a resource or a `PackedScene` | [`TextResource`] |
 //! | `.res`, `.scn` (`RSRC`, compressed `RSCC`) | the same, to a binary path | [`BinaryResource`] |
+//! | a Godot 3 project, to Godot 4 | the editor's project converter | [`upgrade::project`] |
 //!
 //! ```
 //! use godot_bin_files::save::{Key, Reader, Writer};

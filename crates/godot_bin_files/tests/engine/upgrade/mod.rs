@@ -80,14 +80,14 @@ pub fn trials() -> Vec<Trial> {
                 *lost.entry(key).or_default() += 1;
             }
             let mut lost: Vec<_> = lost.into_iter().collect();
-            lost.sort_by(|a, b| b.1.cmp(&a.1));
+            lost.sort_by_key(|x| std::cmp::Reverse(x.1));
             eprintln!("most lost: {:?}", &lost[..lost.len().min(40)]);
             let mut home: HashMap<String, usize> = HashMap::new();
             for l in &total.no_home {
                 *home.entry(l.clone()).or_default() += 1;
             }
             let mut home: Vec<_> = home.into_iter().collect();
-            home.sort_by(|a, b| b.1.cmp(&a.1));
+            home.sort_by_key(|x| std::cmp::Reverse(x.1));
             eprintln!("most without a home: {:?}", &home[..home.len().min(40)]);
             if !failed.is_empty() {
                 return Err(format!(
