@@ -34,6 +34,8 @@ pub(crate) enum Value {
     /// A capsule's middle height to Godot 4's whole height: plus twice the radius (the
     /// section's `radius`, or Godot 3's default for the class).
     PlusDiameter,
+    /// An enum renumbered: (Godot 3 value, Godot 4 value) pairs; others kept.
+    Table(&'static [(i64, i64)]),
     /// One value into an Array of it (a `ShortCut`'s `shortcut` event into a `Shortcut`'s
     /// `events`).
     IntoArray,
@@ -300,6 +302,13 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     p("TextureButton", "expand", "ignore_texture_size", Same),
     p("TextureRect", "expand", "expand_mode", BoolTo(1)),
+    // Godot 3 none, PCF3, PCF5, PCF7, PCF9, PCF13; Godot 4 none, PCF5, PCF13.
+    p(
+        "Light2D",
+        "shadow_filter",
+        "shadow_filter",
+        Table(&[(2, 1), (3, 1), (4, 2), (5, 2)]),
+    ),
     p(
         "StyleBoxTexture",
         "margin_bottom",

@@ -163,6 +163,9 @@ pub(crate) fn convert_value(kind: Value, v: &Variant) -> Result<Variant, String>
         (Value::BoolTo(n), Variant::Bool(b)) => Variant::Int(if *b { n } else { 0 }),
         (Value::Not, Variant::Bool(b)) => Variant::Bool(!b),
         (Value::LoopMode, Variant::Bool(b)) => Variant::Int(i64::from(*b)),
+        (Value::Table(t), Variant::Int(i)) => {
+            Variant::Int(t.iter().find(|(a, _)| a == i).map_or(*i, |(_, b)| *b))
+        }
         (Value::IntoArray, Variant::Nil) => Variant::Array(godot_bin::Array::new()),
         (Value::IntoArray, v) => Variant::Array(godot_bin::Array::from(vec![v.clone()])),
         _ => return Err(bad()),
@@ -216,7 +219,7 @@ fn upgrade_properties(
     issues: &mut Vec<Issue>,
 ) -> Vec<(String, Variant)> {
     let props = match class3 {
-        Some(c) => reshape(c, props),
+        Some(c) => reshape(c, props, section, issues),
         None => props,
     };
     let mut out: Vec<(String, Variant)> = Vec::with_capacity(props.len());
@@ -265,8 +268,14 @@ pub(crate) fn upgrade_value(v: &Variant, at: &str, issues: &mut Vec<Issue>) -> V
 /// Properties Godot 4 holds in another shape, past the engine's table: a particle value and
 /// its randomness as a range ([`properties::PARTICLE_RANGES`]), a rigid body's `mode` as
 /// `freeze` / `freeze_mode` / `lock_rotation`.
-fn reshape(class3: &str, mut props: Vec<(String, Variant)>) -> Vec<(String, Variant)> {
+fn reshape(
+    class3: &str,
+    mut props: Vec<(String, Variant)>,
+    section: &str,
+    issues: &mut Vec<Issue>,
+) -> Vec<(String, Variant)> {
     let g3 = godot3();
+    items(class3, &mut props, section, issues);
     for (classes, from, to, default) in properties::PARTICLE_RANGES {
         if !classes.iter().any(|c| g3.is_a(class3, c)) {
             continue;
@@ -305,6 +314,87 @@ fn reshape(class3: &str, mut props: Vec<(String, Variant)>) -> Vec<(String, Vari
         }
     }
     props
+}
+
+/// Godot 3's `items` Array of an OptionButton, a PopupMenu or an ItemList (so many values
+/// per item) as Godot 4's `item_count` and one property per item field, past the
+/// engine's table; the fields Godot 4 has no property for are named.
+fn items(class3: &str, props: &mut Vec<(String, Variant)>, section: &str, issues: &mut Vec<Issue>) {
+    let g3 = godot3();
+    // Godot 3's fields per item, and the Godot 4 prefix and name of each (None: no home).
+    let (prefix, fields): (&str, &[Option<&str>]) = if g3.is_a(class3, "OptionButton") {
+        (
+            "popup/item_",
+            &[
+                Some("text"),
+                Some("icon"),
+                Some("disabled"),
+                Some("id"),
+                None,
+            ],
+        )
+    } else if g3.is_a(class3, "PopupMenu") {
+        let f: &[Option<&str>] = &[
+            Some("text"),
+            Some("icon"),
+            Some("checkable"),
+            Some("checked"),
+            Some("disabled"),
+            Some("id"),
+            None, // accelerator: a Shortcut in Godot 4
+            None, // metadata
+            None, // submenu
+            Some("separator"),
+        ];
+        ("item_", f)
+    } else if g3.is_a(class3, "ItemList") {
+        ("item_", &[Some("text"), Some("icon"), Some("disabled")])
+    } else {
+        return;
+    };
+    let Some(at) = props.iter().position(|(k, _)| k == "items") else {
+        return;
+    };
+    let Variant::Array(items) = props[at].1.clone() else {
+        return;
+    };
+    let n = fields.len();
+    let count = items.len() / n;
+    let mut new = vec![("item_count".to_string(), Variant::Int(count as i64))];
+    for i in 0..count {
+        for (j, field) in fields.iter().enumerate() {
+            let v = items.items.get(i * n + j).cloned().unwrap_or_default();
+            match field {
+                Some(f) => new.push((format!("{prefix}{i}/{f}"), v)),
+                None => {
+                    let empty = match &v {
+                        Variant::Nil => true,
+                        Variant::Int(0) => true,
+                        Variant::String(s) => s.is_empty(),
+                        _ => false,
+                    };
+                    if !empty {
+                        issues.push(issue(
+                            section,
+                            "items",
+                            format!("no home in Godot 4: item {i}'s field {j} ({v:?}) of a {class3} (accelerator, metadata or submenu); dropped"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if items.len() % n != 0 {
+        issues.push(issue(
+            section,
+            "items",
+            format!(
+                "{} values are not whole items of {n}: the rest dropped",
+                items.len()
+            ),
+        ));
+    }
+    props.splice(at..=at, new);
 }
 
 /// Inline objects inside a value (an InputEvent in an Array...): their properties

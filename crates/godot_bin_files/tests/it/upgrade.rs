@@ -374,3 +374,44 @@ fn a_project_folder_is_refused_when_the_output_is_not_empty() {
     assert!(!project3().join("new").exists());
     let _ = std::fs::remove_dir_all(&dst);
 }
+
+#[test]
+fn item_lists_and_enums_renumbered() {
+    let (t, issues) = convert(
+        "[gd_scene format=2]\n\n\
+         [node name=\"Root\" type=\"Control\"]\n\n\
+         [node name=\"Opt\" type=\"OptionButton\" parent=\".\"]\n\
+         items = [ \"A\", null, false, 7, null, \"B\", null, true, 9, null ]\nselected = 1\n\n\
+         [node name=\"Menu\" type=\"PopupMenu\" parent=\".\"]\n\
+         items = [ \"C\", null, 1, true, false, 3, 268435544, null, \"\", false ]\n\n\
+         [node name=\"List\" type=\"ItemList\" parent=\".\"]\n\
+         items = [ \"X\", null, false ]\n\n\
+         [node name=\"Light\" type=\"Light2D\" parent=\".\"]\nshadow_filter = 3\n",
+    );
+    assert_eq!(prop(&t, "Opt", "item_count"), Variant::Int(2));
+    assert_eq!(prop(&t, "Opt", "popup/item_1/text"), Variant::from("B"));
+    assert_eq!(prop(&t, "Opt", "popup/item_1/id"), Variant::Int(9));
+    assert_eq!(
+        prop(&t, "Opt", "popup/item_1/disabled"),
+        Variant::Bool(true)
+    );
+    assert_eq!(prop(&t, "Opt", "selected"), Variant::Int(1));
+    let names: Vec<&str> = t.node("Opt").unwrap().properties().names().collect();
+    assert!(
+        names.iter().position(|n| *n == "item_count") < names.iter().position(|n| *n == "selected"),
+        "{names:?}"
+    );
+    assert_eq!(prop(&t, "Menu", "item_0/checkable"), Variant::Int(1));
+    assert_eq!(prop(&t, "Menu", "item_0/checked"), Variant::Bool(true));
+    assert_eq!(prop(&t, "Menu", "item_0/id"), Variant::Int(3));
+    assert_eq!(prop(&t, "List", "item_0/text"), Variant::from("X"));
+    // PCF7 (3) has no Godot 4 filter of its own: PCF5 (1).
+    assert_eq!(prop(&t, "Light", "shadow_filter"), Variant::Int(1));
+    // The menu item's accelerator has no home.
+    assert!(
+        issues
+            .iter()
+            .any(|i| i.to_string().contains("[node \"Menu\"] items: no home")),
+        "{issues:?}"
+    );
+}

@@ -93,17 +93,16 @@ func _init():
 						nodes.append(c)
 				var np = str(root.get_path_to(n))
 				dump(n, np, 0, {})
-				var fg = []
-				var fn = fresh_of(n.get_class())
-				if fn != null:
-					fg = fn.get_groups()
-				for g in n.get_groups():
-					if not String(g).begins_with("_") and not g in fg and not String(g).ends_with("process_internal"):
-						out.append("G %s\t%s" % [np, g])
 			root.free()
 			# Connections as the file holds them (the live ones need the scripts' methods,
 			# which Godot 4 cannot compile from GDScript 3).
 			var st = r.get_state()
+			for i in st.get_node_count():
+				var np = str(st.get_node_path(i))
+				if np.begins_with("./"):
+					np = np.substr(2)
+				for g in st.get_node_groups(i):
+					out.append("G %s\t%s" % [np, g])
 			for c in st.get_connection_count():
 				out.append("C %s\t%s\t%s\t%s" % [str(st.get_connection_source(c)), st.get_connection_signal(c), str(st.get_connection_target(c)), st.get_connection_method(c)])
 		else:
