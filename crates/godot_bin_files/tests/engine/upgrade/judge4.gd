@@ -89,11 +89,11 @@ func _initialize():
 			# Connections as the file holds them (the live ones need the scripts' methods,
 			# which Godot 4 cannot compile from GDScript 3).
 			var st = r.get_state()
-			for i in st.get_node_count():
-				var np = str(st.get_node_path(i))
+			for k in st.get_node_count():
+				var np = str(st.get_node_path(k))
 				if np.begins_with("./"):
 					np = np.substr(2)
-				for g in st.get_node_groups(i):
+				for g in st.get_node_groups(k):
 					out.append("G %s\t%s" % [np, g])
 			for c in st.get_connection_count():
 				out.append("C %s\t%s\t%s\t%s" % [str(st.get_connection_source(c)), st.get_connection_signal(c), str(st.get_connection_target(c)), st.get_connection_method(c)])
