@@ -495,6 +495,16 @@ impl TextResource {
                     ("id", Variant::Int(i)) => Variant::from(i.to_string()),
                     ("type", Variant::String(t)) => {
                         let new = godot4_class(t);
+                        if new != *t && s.tag() == "ext_resource" {
+                            issues.push(issue(
+                                &name,
+                                "type",
+                                format!(
+                                    "{t} is {new} in Godot 4 (the type the engine loads {} as)",
+                                    s.path().unwrap_or("")
+                                ),
+                            ));
+                        }
                         Variant::from(new)
                     }
                     _ => godot4_value(v),
