@@ -776,6 +776,7 @@ fn compare(
                 None if b.failed || !b.classes.contains_key(&p4) => f.lost.push(format!(
                     "{file}\t{class3}.{k}\t{p}: {v} -> (object not loaded)"
                 )),
+                None if k4.starts_with("metadata/") && asset => f.unjudged += 1,
                 None if k4.starts_with("metadata/") => f
                     .lost
                     .push(format!("{file}\t{class3}.{k}\t{p}: {v} -> (no metadata)")),
