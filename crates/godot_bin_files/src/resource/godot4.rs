@@ -239,7 +239,15 @@ fn upgrade_properties(
         }
         let (new, value) = rename_property(class3, &name, &value, (section, &name), issues)
             .unwrap_or((name.clone(), value));
-        if let Some(c) = class3 {
+        // Only a property of the Godot 3 class itself: another one belongs to the object's
+        // script (kept; it has a home once the script is ported).
+        let engine_property = class3.is_some_and(|c| {
+            godot3().has(c, &name)
+                || properties::GONE_PREFIXES
+                    .iter()
+                    .any(|(k, p, _)| name.starts_with(p) && godot3().is_a(c, k))
+        });
+        if let (Some(c), true) = (class3, engine_property) {
             if no_home(c, &new) {
                 issues.push(issue(
                     section,
