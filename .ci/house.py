@@ -54,7 +54,7 @@ def rustdoc_json(package, features):
 
 # Impls that derives add for std's own unstable use (rustdoc shows them only with hidden
 # items on): not this crate's API.
-HIDDEN_STD_TRAITS = {"TrivialClone"}
+HIDDEN_STD_TRAITS = {"TrivialClone", "StructuralPartialEq"}
 
 
 class Api:

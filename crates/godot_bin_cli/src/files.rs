@@ -80,7 +80,8 @@ pub fn explain_header(data: &[u8], what: &str, out: &mut impl Write) -> Result<(
 #[derive(Args)]
 pub struct ConvertArgs {
     /// The file: a save (plain, encrypted with --password / --key, or compressed), a
-    /// resource, a scene or a ConfigFile.
+    /// resource, a scene or a ConfigFile; or, with --godot4, a Godot 3 project folder
+    /// (written as a Godot 4 project into OUTPUT, a folder that must not exist or be empty).
     input: PathBuf,
     /// Where to write it (written only if the conversion succeeds).
     output: PathBuf,
@@ -133,6 +134,9 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         ),
         (None, None) => None,
     };
+    if args.input.is_dir() {
+        return convert_project(args, out);
+    }
     // Resources, scenes and ConfigFiles go their own way (resources.rs).
     let data = std::fs::read(&args.input)
         .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
@@ -212,6 +216,64 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         args.output.display(),
         done.output,
         written.len()
+    )?;
+    Ok(())
+}
+
+/// `convert SRC_PROJECT OUT_DIR --godot4`: the whole project through
+/// `godot_bin_files::upgrade::project`; every issue on stderr. With `--strict` the project
+/// is written into a temporary folder beside `OUT_DIR`, renamed to it only when nothing
+/// is reported.
+fn convert_project(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
+    use godot_bin_files::upgrade::{project, Action, Options};
+    if !args.godot4 {
+        return Err(Failure::msg(format!(
+            "{} is a folder: convert a Godot 3 project with --godot4",
+            args.input.display()
+        )));
+    }
+    let target = if args.strict {
+        let name = args
+            .output
+            .file_name()
+            .map_or_else(|| "project".into(), |n| n.to_string_lossy().into_owned());
+        args.output
+            .with_file_name(format!(".{name}.godot-bin-{}", std::process::id()))
+    } else {
+        args.output.clone()
+    };
+    let report = project(&args.input, &target, &Options::default())
+        .map_err(|e| Failure::msg(e.to_string()))?;
+    let (mut converted, mut copied) = (0, 0);
+    for f in &report.files {
+        match &f.action {
+            Action::Converted => converted += 1,
+            Action::Copied => copied += 1,
+            Action::Failed(why) => {
+                eprintln!("godot-bin: failed: {}: {why} (copied as it is)", f.path)
+            }
+            _ => {}
+        }
+        for i in &f.issues {
+            eprintln!("godot-bin: issue: {}: {i}", f.path);
+        }
+    }
+    let issues = report.issues().count();
+    let failed = report.failed().count();
+    if args.strict {
+        if issues + failed > 0 {
+            let _ = std::fs::remove_dir_all(&target);
+            return Err(Failure::msg(format!(
+                "{issues} thing(s) did not carry over exactly and {failed} file(s) failed; nothing written (--strict)"
+            )));
+        }
+        std::fs::rename(&target, &args.output)
+            .map_err(|e| Failure::msg(format!("{}: {e}", args.output.display())))?;
+    }
+    writeln!(
+        out,
+        "wrote:   {} (Godot 4): {converted} file(s) converted, {copied} copied, {failed} failed; {issues} issue(s)",
+        args.output.display()
     )?;
     Ok(())
 }

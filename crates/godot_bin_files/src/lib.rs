@@ -9,6 +9,7 @@
 //! | `.cfg`, `project.godot`, `override.cfg` | `ConfigFile.save`, `save_encrypted_pass` | [`ConfigFile`] |
 //! | `.tres`, `.tscn` | `ResourceSaver.save` of a resource or a `PackedScene` | [`TextResource`] |
 //! | `.res`, `.scn` (`RSRC`, compressed `RSCC`) | the same, to a binary path | [`BinaryResource`] |
+//! | a Godot 3 project, to Godot 4 | the editor's project converter | [`upgrade::project`] |
 //!
 //! ```
 //! use godot_bin_files::save::{Key, Reader, Writer};
@@ -46,8 +47,10 @@ mod depth;
 mod error;
 mod fsio;
 mod issue;
+mod renames;
 pub mod resource;
 pub mod save;
+pub mod upgrade;
 
 pub use error::{Error, ErrorKind, Position, Result};
 pub use issue::{Issue, Location};

@@ -9,3 +9,4 @@ mod edit;
 mod readme;
 mod resources;
 mod saves;
+mod upgrade;

@@ -6,8 +6,9 @@
 //! on `PATH`, so every line must succeed and a failing command in a pipeline fails the
 //! block. The files a block names that a user brings are given: `old.sav`, a Godot 3
 //! save from the engine, encrypted with the password `s3cret`, `save.tres`, a Godot 4
-//! resource from the engine, `level.tscn` a Godot 4 scene, and the engine's
-//! `project.godot` and `icon.svg.import`.
+//! resource from the engine, `level.tscn` a Godot 4 scene, the engine's
+//! `project.godot` and `icon.svg.import`, and `my_game_godot3`, the Godot 3 project the
+//! files crate's upgrade tests convert.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -54,6 +55,13 @@ fn fixtures(dir: &Path) {
     for name in ["project.godot", "icon.svg.import"] {
         std::fs::copy(ours.join(name), dir.join(name)).unwrap();
     }
+    let project3 = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../godot_bin_files/tests/data/upgrade/project3");
+    let game = dir.join("my_game_godot3");
+    std::fs::create_dir_all(&game).unwrap();
+    for e in std::fs::read_dir(project3).unwrap().flatten() {
+        std::fs::copy(e.path(), game.join(e.file_name())).unwrap();
+    }
     let old = crate::support::golden::files_dir().join("godot3/g3_save_pass.bin");
     std::fs::copy(old, dir.join("old.sav")).unwrap();
     std::fs::write(
@@ -80,8 +88,8 @@ fn readme_shell_blocks_that_use_godot_bin_run_as_written() {
         lines += l;
     }
     // The root's packet block; the files README's save and resource blocks; the CLI
-    // README's packet, save, resource and get/set blocks: all their lines.
-    assert_eq!((ran, lines), (7, 28));
+    // README's packet, save, project, resource and get/set blocks: all their lines.
+    assert_eq!((ran, lines), (8, 29));
 }
 
 /// Runs every `sh` block of the README `name` that uses godot-bin: (blocks, lines).

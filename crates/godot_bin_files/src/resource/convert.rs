@@ -25,6 +25,7 @@ use super::binary::{
     INVALID_UID,
 };
 use super::document::Section;
+use super::godot4::Godot3Classes;
 use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use super::scene::Bundle;
 use super::text::TextResource;
@@ -452,10 +453,9 @@ fn report_float(x: f64, section: &str, property: &str, issues: &mut Vec<Issue>) 
     }
 }
 
-/// The Godot 4 name of a Godot 3 class: the save conversion's list
-/// ([`crate::save::godot4_class`]), one home for both.
-fn godot4_class(class: &str) -> String {
-    crate::save::godot4_class(class)
+/// The Godot 4 name of a Godot 3 class ([`crate::renames`], the one home of the facts).
+pub(crate) fn godot4_class(class: &str) -> String {
+    crate::renames::godot4_class(class)
         .unwrap_or(class)
         .to_string()
 }
@@ -464,6 +464,13 @@ impl TextResource {
     /// A Godot 3 text resource or scene (`format=2`) as Godot 4 text (`format=3`); see the
     /// [module docs](crate::resource#conversions). A Godot 4 file is returned as it is.
     pub fn to_godot4(&self) -> Result<Converted<TextResource>> {
+        self.to_godot4_with(&Godot3Classes::new())
+    }
+
+    /// [`to_godot4`](Self::to_godot4), knowing the Godot 3 root class of other scenes
+    /// (what a node instanced from them is, so that its properties are renamed by its
+    /// class): what a project conversion ([`crate::upgrade::project`]) gives each file.
+    pub fn to_godot4_with(&self, known: &Godot3Classes) -> Result<Converted<TextResource>> {
         if self.dialect() == Dialect::Godot4 {
             return Ok(Converted {
                 file: self.clone(),
@@ -476,13 +483,6 @@ impl TextResource {
         } else {
             let class = self.header().type_name().unwrap_or("Resource");
             let new = godot4_class(class);
-            if new != class {
-                issues.push(issue(
-                    "[header]",
-                    "type",
-                    format!("{class} is {new} in Godot 4"),
-                ));
-            }
             let mut r = TextResource::new_resource(&new, Dialect::Godot4);
             r.sections_mut_vec().pop();
             r
@@ -495,12 +495,15 @@ impl TextResource {
                     ("id", Variant::Int(i)) => Variant::from(i.to_string()),
                     ("type", Variant::String(t)) => {
                         let new = godot4_class(t);
-                        if new != *t {
-                            issues.push(issue(&name, "type", if s.tag() == "ext_resource" {
-                                format!("{t} is {new} in Godot 4 (the type the engine loads {} as)", s.path().unwrap_or(""))
-                            } else {
-                                format!("{t} is {new} in Godot 4; its properties may have other names there (not converted)")
-                            }));
+                        if new != *t && s.tag() == "ext_resource" {
+                            issues.push(issue(
+                                &name,
+                                "type",
+                                format!(
+                                    "{t} is {new} in Godot 4 (the type the engine loads {} as)",
+                                    s.path().unwrap_or("")
+                                ),
+                            ));
                         }
                         Variant::from(new)
                     }
@@ -539,6 +542,7 @@ impl TextResource {
                 }
             }
         }
+        super::godot4::upgrade(self, &mut out, known, &mut issues);
         out.update_load_steps();
         Ok(Converted { file: out, issues })
     }

@@ -77,6 +77,8 @@ mod binary;
 mod config;
 mod convert;
 mod document;
+mod godot4;
+mod godot4_project;
 mod lex;
 mod numbers;
 mod reference;
@@ -95,6 +97,7 @@ pub use binary::{
 pub use config::ConfigFile;
 pub use convert::Converted;
 pub use document::{Properties, Property, Section};
+pub use godot4::Godot3Classes;
 pub use reference::Reference;
 pub use text::TextResource;
 pub use versions::EngineVersion;

@@ -2,10 +2,10 @@
 
 use super::format::{random_iv, Compression, Container, Key, Layout};
 use super::reader::Reader;
-use super::renames::godot4_class;
 use super::writer::Writer;
 use crate::error::{Error, ErrorKind, Result};
 use crate::issue::{Issue, Location};
+use crate::renames::godot4_class;
 use godot_bin::Config;
 use godot_bin::{Dialect, VariantType};
 use godot_bin::{Dictionary, Object, Variant};

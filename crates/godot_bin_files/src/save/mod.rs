@@ -113,7 +113,6 @@ mod format;
 mod gcpf;
 mod gdec;
 mod reader;
-mod renames;
 mod typed;
 mod writer;
 
@@ -121,8 +120,6 @@ pub use crate::issue::Issue;
 pub use convert::{convert_godot3_to_godot4, Conversion, ConvertOptions, Target};
 pub use format::{Compression, Container, Key, Layout};
 pub use reader::{Reader, Values};
-/// Godot 3 -> 4 class names, for the resource conversion (the save conversion's list).
-pub(crate) use renames::godot4_class;
 pub use writer::Writer;
 
 use crate::error::Result;

@@ -8,6 +8,7 @@ use godot_bin_testkit as support;
 mod corpus;
 mod files;
 mod resources;
+mod upgrade;
 
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
@@ -15,6 +16,7 @@ fn main() {
     trials.extend(files::trials());
     trials.extend(resources::trials());
     trials.extend(corpus::trials());
+    trials.extend(upgrade::trials());
     if !args.list {
         // On stderr: `--list` output is read by tools.
         eprintln!("engine tests: {}", support::engine::summary());

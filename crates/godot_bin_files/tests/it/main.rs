@@ -12,3 +12,4 @@ mod files;
 mod files_hostile;
 mod regression;
 mod resource;
+mod upgrade;

@@ -267,6 +267,18 @@ pub(crate) fn godot4_class(godot3: &str) -> Option<&'static str> {
         .map(|i| CLASS_RENAMES[i].1)
 }
 
+/// The Godot 3 name of a class named either way: itself when Godot 3 has it, else the
+/// first Godot 3 class renamed to it (`RefCounted` → `Reference`).
+pub(crate) fn godot3_name(class: &str) -> &str {
+    if super::godot3().knows(class) {
+        return class;
+    }
+    CLASS_RENAMES
+        .iter()
+        .find(|(_, to)| *to == class)
+        .map_or(class, |(from, _)| from)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
