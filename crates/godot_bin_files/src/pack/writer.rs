@@ -183,8 +183,35 @@ impl PackWriter {
         out.flush().map_err(|e| Error::from(e).in_file(path))
     }
 
+    /// Writes `exe` (an exported game's executable, without a pack) to `out` followed
+    /// by the pack, as an export with "embed PCK" does: the pack starts on an 8-byte
+    /// boundary, its offsets count from its start (format 2: the relative flag; format
+    /// 1: offsets from the file's start, as Godot 3 reads them) and the file ends with
+    /// the pack's size and `GDPC`.
+    pub fn save_embedded(&self, exe: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<()> {
+        let (exe, path) = (exe.as_ref(), out.as_ref());
+        let fail = |e: Error| e.in_file(path);
+        let mut input = File::open(exe).map_err(|e| Error::from(e).in_file(exe))?;
+        let file = File::create(path).map_err(|e| fail(e.into()))?;
+        let mut out = BufWriter::new(file);
+        let mut start = io::copy(&mut input, &mut out).map_err(|e| fail(e.into()))?;
+        let pad = align(start, 8) - start;
+        zeros(&mut out, pad).map_err(fail)?;
+        start += pad;
+        let len = self.write_at(&mut out, start).map_err(fail)?;
+        out.write_all(&len.to_le_bytes())
+            .and_then(|()| out.write_all(super::format::MAGIC))
+            .and_then(|()| out.flush())
+            .map_err(|e| fail(e.into()))
+    }
+
     /// Writes the pack to `out`, front to back.
     pub fn write(&self, out: impl Write) -> Result<()> {
+        self.write_at(out, 0).map(|_| ())
+    }
+
+    /// Writes the pack as if it started at byte `start` of its file; returns its length.
+    fn write_at(&self, out: impl Write, start: u64) -> Result<u64> {
         let encrypting = self.encrypt_files || self.header.dir_encrypted();
         if encrypting && self.header.format < 2 {
             return Err(Error::unwritable(format!(
@@ -216,6 +243,9 @@ impl PackWriter {
         let hlen = header.len();
         let dir_len =
             directory_bytes(&header, &entries, self.key.as_ref(), Some([0; 16]))?.len() as u64;
+        if header.format == 2 && start > 0 {
+            header.flags |= RELATIVE_FILE_BASE;
+        }
         let data_start = if header.format <= 2 {
             align(hlen + dir_len, a)
         } else {
@@ -226,7 +256,7 @@ impl PackWriter {
         for e in &mut entries {
             e.position = at;
             e.offset = if header.format <= 1 {
-                at
+                start + at
             } else {
                 at - data_start
             };
@@ -290,7 +320,7 @@ impl PackWriter {
                 None,
             )?)?;
         }
-        Ok(())
+        Ok(out.at)
     }
 }
 

@@ -7,12 +7,14 @@ use godot_bin_testkit as support;
 
 mod corpus;
 mod files;
+mod pack;
 mod resources;
 
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = Vec::new();
     trials.extend(files::trials());
+    trials.extend(pack::trials());
     trials.extend(resources::trials());
     trials.extend(corpus::trials());
     if !args.list {

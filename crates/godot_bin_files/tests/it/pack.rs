@@ -393,3 +393,22 @@ fn extract_writes_every_file_below_the_folder() {
     );
     check_all(&mut pack);
 }
+
+#[test]
+fn save_embedded_appends_a_pack_the_crate_finds() {
+    for engine in ["3.2.3", "4.4.1", "4.5"] {
+        let exe = temp(&format!("stub_{engine}"));
+        std::fs::write(&exe, b"\x7fELF a stand-in, 21").unwrap();
+        let out = temp(&format!("game_{engine}.bin"));
+        writer(engine).save_embedded(&exe, &out).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..20], b"\x7fELF a stand-in, 21\0", "{engine}");
+        assert_eq!(&bytes[bytes.len() - 4..], b"GDPC", "{engine}");
+        let mut pack = Pack::open(&out).unwrap();
+        assert_eq!(pack.start(), 24, "{engine}: on an 8-byte boundary");
+        assert!(pack.is_embedded(), "{engine}");
+        for (p, b) in files() {
+            assert_eq!(pack.read(&p).unwrap(), b, "{engine} {p}");
+        }
+    }
+}
