@@ -56,7 +56,14 @@ pub use format::{
     Entry, Header, DIR_ENCRYPTED, FILE_DELTA, FILE_ENCRYPTED, FILE_REMOVAL, RELATIVE_FILE_BASE,
     SPARSE_BUNDLE,
 };
-pub use patch::Patch;
+pub use patch::{Patch, Patched};
+
+/// Whether [`Pack::extract_all`] would write the file at `path` (as a pack stores it):
+/// a relative path of plain names below the folder, no `..`, `.`, empty component,
+/// absolute path, drive letter or `:`, backslash or NUL.
+pub fn is_safe_path(path: &str) -> bool {
+    paths::safe_relative(path).is_ok()
+}
 pub use writer::PackWriter;
 
 use crate::error::{Error, ErrorKind, Result};

@@ -11,6 +11,7 @@ static ALLOC: support::alloc::Counting = support::alloc::Counting;
 mod files;
 mod files_hostile;
 mod pack;
+mod pack_hostile;
 mod regression_binary_to_text_as_the_engine;
 mod regression_convert_memory;
 mod regression_godot3_ext_types;
