@@ -86,8 +86,8 @@ pub struct SetArgs {
 
 /// `godot-bin get`: prints the value WHERE names, as the file writes it or as JSON.
 pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
+    let data = crate::pack::read(&args.file, key.as_ref())?;
     let (value, text, exact) = match resources::open(&args.file, &data, key.clone())? {
         Some(mut doc) => {
             resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
@@ -135,15 +135,15 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     } else {
         args.value.as_str()
     };
-    let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
+    let data = crate::pack::read(&args.file, key.as_ref())?;
     let json = args.json.then_some(value);
     let text = (!args.json).then_some(value);
     let source = ValueSource { json, text };
     let change = match resources::open(&args.file, &data, key.clone())? {
         Some(mut doc) => {
             resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
-            set_doc(doc, &args.target, &source, key)?
+            set_doc(doc, &args.target, &source, key.clone())?
         }
         None => {
             let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
@@ -156,7 +156,7 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     if change.same {
         // The value is already there, exactly: the file stays as it is, byte for byte.
         if args.output.is_some() {
-            write_atomically(dest, &data)?;
+            crate::pack::write(dest, &data, key.as_ref())?;
         }
         eprintln!(
             "godot-bin: {} is already {}; nothing changed",
@@ -164,7 +164,7 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
         );
         return Ok(());
     }
-    write_atomically(dest, &change.bytes)?;
+    crate::pack::write(dest, &change.bytes, key.as_ref())?;
     let verb = if change.added { "added" } else { "set" };
     match &change.old {
         Some(old) => eprintln!(
@@ -196,12 +196,6 @@ fn inexact_note() {
         "godot-bin: note: the text form does not give this value back exactly (a \
          Dictionary's order, a float's last bits), nor would the engine's; --json does"
     );
-}
-
-/// Writes `bytes` to `path` whole or not at all, a symbolic link's target in place of the
-/// link, with its permissions: the files crate's own write, which its `save`s use.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    godot_bin_files::write_atomic(path, bytes).map_err(|e| Failure::msg(e.to_string()))
 }
 
 /// The new value as the user gave it: the engine's text form or JSON.

@@ -323,6 +323,22 @@ impl<R: Read + Seek> Pack<R> {
         Ok(out)
     }
 
+    /// The MD5 of `entry`'s bytes (decrypted), read through: what the directory's MD5
+    /// should be (Godot 3's `PCKPacker` stores zeros instead).
+    pub fn file_md5(&mut self, entry: &Entry) -> Result<[u8; 16]> {
+        use md5::{Digest, Md5};
+        let mut r = self.entry_reader(entry)?;
+        let mut h = Md5::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = r.read_checked(&mut buf)?;
+            if n == 0 {
+                return Ok(h.finalize().into());
+            }
+            h.update(&buf[..n]);
+        }
+    }
+
     /// Writes every file below `dir` (made if missing), each at its path without
     /// `res://`, streaming. A path that would land outside `dir` (`../`, absolute, a
     /// drive letter, a backslash, a NUL) is [`ErrorKind::UnsafePath`], checked for every
