@@ -1,0 +1,190 @@
+//! Real packs exported by editors and committed to public repositories (issue 47 #6):
+//! every one lists, extracts (each file's MD5 checked where the directory carries one),
+//! is written back byte for byte, and takes a `set` in place that leaves the other files'
+//! bytes where and as they were. An encrypted one without its key fails saying so.
+//!
+//! The packs are not in the repository (fetched material is never committed): the test
+//! reads the folder named by `GODOT_BIN_PACKS` (its `MANIFEST.tsv` says where each came
+//! from: repository, path, commit, license, header) and reports itself ignored without it.
+
+use godot_bin_files::pack::{Pack, Patch};
+use godot_bin_files::ErrorKind;
+use libtest_mimic::{Completion, Failed, Trial};
+use std::path::{Path, PathBuf};
+
+fn packs() -> Result<Vec<PathBuf>, String> {
+    let dir = std::env::var_os("GODOT_BIN_PACKS")
+        .map(PathBuf::from)
+        .ok_or("GODOT_BIN_PACKS is not set (a folder of real packs and their MANIFEST.tsv)")?;
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
+        .map_err(|e| format!("{}: {e}", dir.join("MANIFEST.tsv").display()))?;
+    Ok(manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .filter(|f| !f.is_empty())
+        .map(|f| dir.join(f))
+        .collect())
+}
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = vec![Trial::ignorable_test("packs::real_packs", || {
+        match packs() {
+            Ok(list) => real_packs(&list).map(|()| Completion::Completed),
+            Err(why) => Ok(Completion::ignored_with(why)),
+        }
+    })];
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn real_packs(list: &[PathBuf]) -> Result<(), Failed> {
+    let scratch = std::env::temp_dir().join(format!("godot_bin_real_packs_{}", std::process::id()));
+    let mut failures = Vec::new();
+    let (mut files, mut md5s, mut bytes) = (0usize, 0usize, 0u64);
+    println!("pack\theader\tfiles\tmd5 checked\tbytes\trewrite\tset");
+    for path in list {
+        match one(path, &scratch) {
+            Ok(row) => {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}\tidentical\tothers untouched",
+                    name(path),
+                    row.header,
+                    row.files,
+                    row.md5s,
+                    row.bytes
+                );
+                files += row.files;
+                md5s += row.md5s;
+                bytes += row.bytes;
+            }
+            Err(e) => failures.push(format!("{}: {e}", name(path))),
+        }
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+    println!(
+        "{} packs, {files} files ({md5s} MD5s checked), {bytes} bytes; {} failed",
+        list.len(),
+        failures.len()
+    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
+}
+
+fn name(p: &Path) -> String {
+    p.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+struct Row {
+    header: String,
+    files: usize,
+    md5s: usize,
+    bytes: u64,
+}
+
+fn one(path: &Path, scratch: &Path) -> Result<Row, String> {
+    let original = std::fs::read(path).map_err(|e| e.to_string())?;
+    let mut pack = match Pack::open(path) {
+        Ok(p) => p,
+        Err(e) if matches!(e.kind(), ErrorKind::KeyRequired) => {
+            return Ok(Row {
+                header: "encrypted directory: key required (as expected without it)".into(),
+                files: 0,
+                md5s: 0,
+                bytes: original.len() as u64,
+            })
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let header = pack.header().to_string();
+    let entries = pack.entries().to_vec();
+    // Extract every file, and check each against the directory's MD5.
+    let dir = scratch.join(name(path));
+    let encrypted = entries.iter().any(|e| e.is_encrypted());
+    if encrypted {
+        let err = pack.extract_all(&dir).unwrap_err();
+        if !matches!(err.kind(), ErrorKind::KeyRequired) {
+            return Err(format!("an encrypted file without the key: {err}"));
+        }
+    } else {
+        let n = pack.extract_all(&dir).map_err(|e| e.to_string())?;
+        if n != entries.iter().filter(|e| !e.is_removal()).count() {
+            return Err(format!("extracted {n} of {} files", entries.len()));
+        }
+    }
+    let mut md5s = 0;
+    for e in &entries {
+        if e.is_encrypted() || e.is_removal() {
+            continue;
+        }
+        let got = pack
+            .file_md5(e)
+            .map_err(|err| format!("{}: {err}", e.path()))?;
+        let on_disk = std::fs::read(dir.join(e.path().trim_start_matches("res://")))
+            .map_err(|err| format!("{}: {err}", e.path()))?;
+        if on_disk.len() as u64 != e.size() {
+            return Err(format!(
+                "{}: extracted {} bytes of {}",
+                e.path(),
+                on_disk.len(),
+                e.size()
+            ));
+        }
+        if e.md5() != [0; 16] {
+            if got != e.md5() {
+                return Err(format!("{}: MD5 differs from the directory's", e.path()));
+            }
+            md5s += 1;
+        }
+    }
+    // Written back unchanged: the same bytes.
+    let mut again = Vec::new();
+    pack.write_to(&mut again).map_err(|e| e.to_string())?;
+    if again != original {
+        return Err("the rewrite differs".into());
+    }
+    // `set` on a copy: the other files stay, byte for byte, where they were.
+    let copy = scratch.join(format!("{}.patched", name(path)));
+    std::fs::write(&copy, &original).map_err(|e| e.to_string())?;
+    let target = entries
+        .iter()
+        .find(|e| !e.is_encrypted() && !e.is_removal())
+        .map(|e| e.res_path());
+    if let Some(target) = target {
+        let mut patch = Patch::open(&copy, None).map_err(|e| e.to_string())?;
+        patch.set(&target, b"patched by godot_bin".to_vec());
+        let done = patch.commit().map_err(|e| e.to_string())?;
+        let after = std::fs::read(&copy).map_err(|e| e.to_string())?;
+        let mut patched = Pack::open(&copy).map_err(|e| e.to_string())?;
+        if patched.read(&target).map_err(|e| e.to_string())? != b"patched by godot_bin" {
+            return Err("the set file reads back otherwise".into());
+        }
+        for e in &entries {
+            if e.res_path() == target || done.relocated.contains(&e.res_path()) {
+                continue;
+            }
+            let now = patched
+                .entry(e.path())
+                .ok_or("a file went missing")?
+                .clone();
+            let (at, len) = (e.position() as usize, e.stored_len() as usize);
+            if now.position() != e.position() || after[at..at + len] != original[at..at + len] {
+                return Err(format!("{}: moved or rewritten by the patch", e.path()));
+            }
+        }
+        std::fs::remove_file(&copy).ok();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(Row {
+        header,
+        files: entries.len(),
+        md5s,
+        bytes: original.len() as u64,
+    })
+}
