@@ -48,6 +48,7 @@ mod error;
 mod fsio;
 mod issue;
 pub mod pack;
+pub mod project;
 pub mod resource;
 pub mod save;
 

@@ -157,11 +157,7 @@ impl PackWriter {
     /// Adds every file below `dir`, in the order of their paths, at their paths below it
     /// (`dir/a/b.png` as `res://a/b.png`).
     pub fn add_dir(&mut self, dir: impl AsRef<Path>) -> Result<&mut Self> {
-        let dir = dir.as_ref();
-        let mut found = Vec::new();
-        walk(dir, dir, &mut found)?;
-        found.sort();
-        for (rel, full) in found {
+        for (rel, full) in crate::fsio::files_below(dir.as_ref())? {
             self.files.push((rel, Source::File(full)));
         }
         Ok(self)
@@ -381,26 +377,4 @@ fn measure(source: &Source) -> Result<(u64, [u8; 16])> {
             Ok((size, h.finalize().into()))
         }
     }
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<()> {
-    let read = std::fs::read_dir(dir).map_err(|e| Error::from(e).in_file(dir))?;
-    for item in read {
-        let item = item.map_err(|e| Error::from(e).in_file(dir))?;
-        let path = item.path();
-        let kind = item
-            .file_type()
-            .map_err(|e| Error::from(e).in_file(&path))?;
-        if kind.is_dir() {
-            walk(root, &path, out)?;
-        } else if kind.is_file() {
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            out.push((parts.join("/"), path));
-        }
-    }
-    Ok(())
 }

@@ -12,6 +12,7 @@ mod files;
 mod files_hostile;
 mod pack;
 mod pack_hostile;
+mod project;
 mod regression_binary_to_text_as_the_engine;
 mod regression_convert_memory;
 mod regression_godot3_ext_types;

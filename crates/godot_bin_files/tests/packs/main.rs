@@ -181,6 +181,25 @@ fn one(path: &Path, scratch: &Path) -> Result<Row, String> {
         std::fs::remove_file(&copy).ok();
     }
     std::fs::remove_dir_all(&dir).ok();
+    // The pack as a project: every resource read (through its .remap in an export), its
+    // references followed by uid or path.
+    let mut project = godot_bin_files::project::Project::open(path).map_err(|e| e.to_string())?;
+    let resources = project.resources();
+    let mut links = 0;
+    for r in &resources {
+        links += project.links(r).map_err(|e| format!("{r}: {e}"))?.len();
+    }
+    let broken = project.broken().map_err(|e| e.to_string())?;
+    println!(
+        "  {}: {} resources, {links} references, {} broken{}",
+        name(path),
+        resources.len(),
+        broken.len(),
+        broken
+            .first()
+            .map(|b| format!(" (first: {} -> {})", b.from, b.link.path))
+            .unwrap_or_default()
+    );
     Ok(Row {
         header,
         files: entries.len(),
