@@ -352,9 +352,11 @@ impl<R: Read + Seek> Pack<R> {
             .filter(|e| !e.is_removal())
             .map(|e| Ok((e.clone(), dir.join(paths::safe_relative(&e.path)?))))
             .collect::<Result<_>>()?;
+        let mut made: Option<&Path> = None;
         for (entry, target) in &targets {
-            if let Some(parent) = target.parent() {
+            if let Some(parent) = target.parent().filter(|p| made != Some(*p)) {
                 std::fs::create_dir_all(parent).map_err(|e| Error::from(e).in_file(parent))?;
+                made = Some(parent);
             }
             let mut out = File::create(target).map_err(|e| Error::from(e).in_file(target))?;
             let mut r = self.entry_reader(entry)?;

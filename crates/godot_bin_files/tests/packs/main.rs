@@ -29,12 +29,19 @@ fn packs() -> Result<Vec<PathBuf>, String> {
 
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
-    let trials = vec![Trial::ignorable_test("packs::real_packs", || {
-        match packs() {
+    let trials = vec![
+        Trial::ignorable_test("packs::real_packs", || match packs() {
             Ok(list) => real_packs(&list).map(|()| Completion::Completed),
             Err(why) => Ok(Completion::ignored_with(why)),
-        }
-    })];
+        }),
+        Trial::ignorable_test(
+            "packs::the_engines_load_real_packs_patched",
+            || match packs() {
+                Ok(list) => engines_load_patched(&list),
+                Err(why) => Ok(Completion::ignored_with(why)),
+            },
+        ),
+    ];
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -72,6 +79,123 @@ fn real_packs(list: &[PathBuf]) -> Result<(), Failed> {
     } else {
         Err(failures.join("\n").into())
     }
+}
+
+/// Each real pack an engine here can load (Godot 4.4.1: format 2 from engines up to 4.4;
+/// Godot 3.2.3: format 1 up to 3.2), patched on a copy (one file replaced, one added): the
+/// engine loads it and reads the new bytes, and an untouched file's, as the crate does.
+fn engines_load_patched(list: &[PathBuf]) -> Result<Completion, Failed> {
+    use godot_bin_testkit::engine::{engines_required, godot3, godot4};
+    let scratch = std::env::temp_dir().join(format!("godot_bin_real_patch_{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    let (mut loaded, mut missing) = (0, Vec::new());
+    for path in list {
+        let Ok(pack) = Pack::open(path) else { continue };
+        let h = pack.header().clone();
+        let for4 = h.format == 2 && h.engine[0] == 4 && h.engine[1] <= 4;
+        let for3 = h.format == 1 && h.engine[0] == 3 && h.engine[1] <= 2;
+        if !for4 && !for3 {
+            continue;
+        }
+        let Some(kept) = pack
+            .entries()
+            .iter()
+            .rev()
+            .find(|e| !e.is_encrypted() && !e.res_path().starts_with("res://.godot/"))
+            .map(|e| e.res_path())
+        else {
+            continue;
+        };
+        let replaced = pack.entries()[0].res_path();
+        drop(pack);
+        let copy = scratch.join(name(path));
+        std::fs::copy(path, &copy).map_err(|e| e.to_string())?;
+        let mut patch = Patch::open(&copy, None).map_err(|e| e.to_string())?;
+        patch.set(&replaced, b"replaced by godot_bin\n".to_vec());
+        patch.set(
+            "res://godot_bin_added.txt",
+            b"added by godot_bin\n".to_vec(),
+        );
+        patch.commit().map_err(|e| e.to_string())?;
+        let mut ours = Pack::open(&copy).map_err(|e| e.to_string())?;
+        let paths = [
+            replaced.clone(),
+            "res://godot_bin_added.txt".to_string(),
+            kept.clone(),
+        ];
+        let mut want = Vec::new();
+        for p in &paths {
+            let e = ours.entry(p).ok_or("missing after the patch")?.clone();
+            let md5 = ours.file_md5(&e).map_err(|e| e.to_string())?;
+            want.push(format!(
+                "{p}:{}",
+                md5.iter().map(|b| format!("{b:02x}")).collect::<String>()
+            ));
+        }
+        let bytes = std::fs::read(&copy).map_err(|e| e.to_string())?;
+        let list_gd = paths
+            .iter()
+            .map(|p| format!("\"{p}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let files: [(&str, &[u8]); 1] = [("patched.pck", &bytes)];
+        let run = if for4 {
+            match godot4() {
+                Ok(engine) => godot_bin_testkit::godot::run_script(
+                    engine,
+                    &format!("print(\"LOAD:\", ProjectSettings.load_resource_pack(\"res://patched.pck\"))\nfor p in [{list_gd}]:\n\tprint(\"MD5:\", p, \":\", FileAccess.get_md5(p))\n"),
+                    &files,
+                ),
+                Err(why) => {
+                    missing.push(why.clone());
+                    continue;
+                }
+            }
+        } else {
+            match godot3() {
+                Ok(engine) => godot_bin_testkit::godot::run_script(
+                    engine,
+                    &format!("print(\"LOAD:\", ProjectSettings.load_resource_pack(\"res://patched.pck\"))\nvar f = File.new()\nfor p in [{list_gd}]:\n\tprint(\"MD5:\", p, \":\", f.get_md5(p))\n"),
+                    &files,
+                ),
+                Err(why) => {
+                    missing.push(why.clone());
+                    continue;
+                }
+            }
+        };
+        if run.line_with_prefix("LOAD:").to_lowercase() != "true" {
+            return Err(format!(
+                "{}: the engine did not load the patched pack\n{}",
+                name(path),
+                run.describe()
+            )
+            .into());
+        }
+        let got = run.lines_with_prefix("MD5:");
+        if got != want {
+            return Err(format!(
+                "{}: the engine read {got:?}, the crate {want:?}",
+                name(path)
+            )
+            .into());
+        }
+        println!(
+            "{}: loaded patched by the engine, {} files read back alike",
+            name(path),
+            got.len()
+        );
+        loaded += 1;
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+    if loaded == 0 && !missing.is_empty() {
+        return if engines_required() {
+            Err(missing.join("; ").into())
+        } else {
+            Ok(Completion::ignored_with(missing.join("; ")))
+        };
+    }
+    Ok(Completion::Completed)
 }
 
 fn name(p: &Path) -> String {
