@@ -241,7 +241,7 @@ impl<R: Read + Seek> Pack<R> {
             _ => header.file_base.saturating_add(start),
         };
         for e in &mut entries {
-            e.position = base.checked_add(e.offset).unwrap_or(u64::MAX);
+            e.position = base.saturating_add(e.offset);
         }
         Ok(Pack {
             source,

@@ -195,7 +195,7 @@ fn an_executable_pack_is_found_by_its_trailer() {
     for engine in ["3.2.3", "4.4.1", "4.6"] {
         let pck = writer(engine).to_bytes().unwrap();
         let mut exe = b"\x7fELF pretend executable".repeat(10);
-        while exe.len() % 8 != 0 {
+        while !exe.len().is_multiple_of(8) {
             exe.push(0);
         }
         let start = exe.len() as u64;
