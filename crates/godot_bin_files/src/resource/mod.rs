@@ -79,6 +79,7 @@ mod convert;
 mod document;
 mod lex;
 mod numbers;
+mod project_binary;
 mod reference;
 mod scene;
 mod section;
@@ -95,6 +96,7 @@ pub use binary::{
 pub use config::ConfigFile;
 pub use convert::Converted;
 pub use document::{Properties, Property, Section};
+pub use project_binary::ProjectBinary;
 pub use reference::Reference;
 pub use text::TextResource;
 pub use versions::EngineVersion;

@@ -6,7 +6,9 @@
 
 use crate::support::engine::{godot3_trial, godot4_trial};
 use crate::support::godot::{run_script, Godot, Kind};
+use godot_bin::{Config, Dialect, Variant};
 use godot_bin_files::pack::{Pack, PackWriter, Patch};
+use godot_bin_files::resource::ProjectBinary;
 use godot_bin_files::save::Key;
 use godot_bin_files::ErrorKind;
 use libtest_mimic::Trial;
@@ -29,6 +31,12 @@ pub fn trials() -> Vec<Trial> {
         }),
         godot3_trial("pack::godot3_loads_the_packs_we_write", |e| {
             the_engine_loads_our_packs(e, false)
+        }),
+        godot4_trial("pack::we_read_godot4_project_binary", |e| {
+            project_binary(e, Dialect::Godot4)
+        }),
+        godot3_trial("pack::we_read_godot3_project_binary", |e| {
+            project_binary(e, Dialect::Godot3)
         }),
     ]
 }
@@ -333,4 +341,36 @@ fn the_engine_loads_our_packs<K: Kind>(engine: &Godot<K>, godot4: bool) {
         run.describe()
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `project.binary`, what an export puts in a pack in place of `project.godot`: the engine
+/// writes one (`save_custom("*.binary")`), the crate reads its values in the engine's
+/// dialect and writes it back byte for byte, and a changed value reads back.
+fn project_binary<K: Kind>(engine: &Godot<K>, dialect: Dialect) {
+    let body = "ProjectSettings.set_setting(\"application/config/name\", \"Packed Game\")\n\
+                ProjectSettings.set_setting(\"custom/answer\", 42)\n\
+                ProjectSettings.set_setting(\"custom/tint\", Color(0.25, 0.5, 1, 1))\n\
+                print(\"SAVE:\", ProjectSettings.save_custom(\"settings.binary\"))\n";
+    let run = run_script(engine, body, &[]);
+    run.assert_ok();
+    assert_eq!(run.line_with_prefix("SAVE:"), "0");
+    let bytes = run.read_file("settings.binary");
+    let cfg = Config::new(dialect);
+    let mut pb = ProjectBinary::from_bytes(&bytes, &cfg).unwrap();
+    assert_eq!(
+        pb.get("application/config/name"),
+        Some(&Variant::from("Packed Game"))
+    );
+    assert_eq!(pb.get("custom/answer"), Some(&Variant::Int(42)));
+    assert_eq!(
+        pb.get("custom/tint"),
+        Some(&Variant::Color(godot_bin::Color::new(0.25, 0.5, 1.0, 1.0)))
+    );
+    assert_eq!(pb.to_bytes().unwrap(), bytes, "written back byte for byte");
+    let text = pb.to_config().to_string();
+    assert!(text.contains("[custom]\n\nanswer=42\n"), "{text}");
+    pb.set("custom/answer", 43);
+    let again = ProjectBinary::from_bytes(&pb.to_bytes().unwrap(), &cfg).unwrap();
+    assert_eq!(again.get("custom/answer"), Some(&Variant::Int(43)));
+    assert_eq!(again.settings().count(), pb.settings().count());
 }

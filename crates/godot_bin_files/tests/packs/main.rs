@@ -305,6 +305,34 @@ fn one(path: &Path, scratch: &Path) -> Result<Row, String> {
         std::fs::remove_file(&copy).ok();
     }
     std::fs::remove_dir_all(&dir).ok();
+    // The exported project settings, in the engine's dialect, written back byte for byte.
+    if pack.entry("res://project.binary").is_some() {
+        let bytes = pack
+            .read("res://project.binary")
+            .map_err(|e| e.to_string())?;
+        let dialect = if pack.header().engine[0] >= 4 {
+            godot_bin::Dialect::Godot4
+        } else {
+            godot_bin::Dialect::Godot3
+        };
+        let settings = godot_bin_files::resource::ProjectBinary::from_bytes(
+            &bytes,
+            &godot_bin::Config::new(dialect),
+        )
+        .map_err(|e| format!("project.binary: {e}"))?;
+        if settings.to_bytes().map_err(|e| e.to_string())? != bytes {
+            return Err("project.binary: the rewrite differs".into());
+        }
+        println!(
+            "  {}: project.binary, {} settings, name {}",
+            name(path),
+            settings.settings().count(),
+            settings
+                .get("application/config/name")
+                .map(|v| v.to_text(dialect))
+                .unwrap_or_default()
+        );
+    }
     // The pack as a project: every resource read (through its .remap in an export), its
     // references followed by uid or path.
     let mut project = godot_bin_files::project::Project::open(path).map_err(|e| e.to_string())?;
