@@ -140,16 +140,20 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     let json = args.json.then_some(value);
     let text = (!args.json).then_some(value);
     let source = ValueSource { json, text };
-    let change = match resources::open(&args.file, &data, key.clone())? {
-        Some(mut doc) => {
-            resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
-            set_doc(doc, &args.target, &source, key.clone())?
-        }
-        None => {
-            let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
-            let (index, path) = save_target(&args.target)?;
-            let value = source.plain()?;
-            save.set(index, &path, value, key.as_ref())?
+    let change = if data.starts_with(b"ECFG") {
+        set_settings(&args.file, &data, &args.target, &source)?
+    } else {
+        match resources::open(&args.file, &data, key.clone())? {
+            Some(mut doc) => {
+                resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
+                set_doc(doc, &args.target, &source, key.clone())?
+            }
+            None => {
+                let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
+                let (index, path) = save_target(&args.target)?;
+                let value = source.plain()?;
+                save.set(index, &path, value, key.as_ref())?
+            }
         }
     };
     let dest = args.output.as_deref().unwrap_or(&args.file);
@@ -196,6 +200,35 @@ fn inexact_note() {
         "godot-bin: note: the text form does not give this value back exactly (a \
          Dictionary's order, a float's last bits), nor would the engine's; --json does"
     );
+}
+
+/// `set` in a `project.binary`: the value set as in the project.godot it stands for, then
+/// the file written back binary, the other settings' packets as they were.
+fn set_settings(
+    path: &Path,
+    data: &[u8],
+    target: &str,
+    source: &ValueSource<'_>,
+) -> Result<Change, Failure> {
+    let mut settings = resources::settings(path, data)?;
+    let mut c = settings.to_config();
+    let mut change = set_config(&mut c, target, source)?;
+    let (section, key) = config_target(&c, target, false)?;
+    let value = c
+        .get(&section, &key)
+        .cloned()
+        .ok_or_else(|| Failure::msg(format!("no key {key:?}")))?;
+    let full = if section.is_empty() {
+        key
+    } else {
+        format!("{section}/{key}")
+    };
+    settings.set(&full, value);
+    change.bytes = settings
+        .to_bytes()
+        .map_err(|e| Failure::msg(e.to_string()))?;
+    change.how = "project.binary written again, the other settings byte for byte".into();
+    Ok(change)
 }
 
 /// The new value as the user gave it: the engine's text form or JSON.

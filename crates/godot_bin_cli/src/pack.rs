@@ -254,6 +254,17 @@ pub(crate) fn write(path: &Path, bytes: &[u8], key: Option<&Key>) -> Result<(), 
     }
 }
 
+/// The dialect of the engine that wrote the pack `path` names a file inside, if it does.
+pub(crate) fn engine_dialect(path: &Path) -> Option<godot_bin::Dialect> {
+    let (pack, _) = inside(path)?;
+    let header = Pack::open(&pack).ok()?.header().clone();
+    Some(if header.engine[0] >= 4 {
+        godot_bin::Dialect::Godot4
+    } else {
+        godot_bin::Dialect::Godot3
+    })
+}
+
 /// Whether the file at `path` is a pack: `GDPC` at its start, or at its end after the
 /// pack's size (an executable's).
 pub(crate) fn is_pack(path: &Path) -> bool {

@@ -9,6 +9,7 @@
 //! | `.cfg`, `project.godot`, `override.cfg` | `ConfigFile.save`, `save_encrypted_pass` | [`ConfigFile`] |
 //! | `.tres`, `.tscn` | `ResourceSaver.save` of a resource or a `PackedScene` | [`TextResource`] |
 //! | `.res`, `.scn` (`RSRC`, compressed `RSCC`) | the same, to a binary path | [`BinaryResource`] |
+//! | `project.binary` (exported project settings, `ECFG`) | an export, `ProjectSettings.save_custom("*.binary")` | [`resource::ProjectBinary`] |
 //! | `.pck` packs, alone or inside an executable, encrypted or not | `PCKPacker`, the editor's export, `ProjectSettings.load_resource_pack` | [`pack`] ([`pack::Pack`], [`pack::PackWriter`], [`pack::Patch`]) |
 //!
 //! ```

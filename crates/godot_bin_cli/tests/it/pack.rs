@@ -194,3 +194,65 @@ fn create_refuses_what_the_layout_cannot_hold() {
     assert!(err.contains("engine version"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn project_binary_inside_a_pack_reads_and_sets_as_project_godot() {
+    use godot_bin::{Config, Dialect, Variant};
+    use godot_bin_files::resource::ProjectBinary;
+    let dir = temp_dir("settings");
+    for (engine, dialect, color) in [
+        ("3.2.3", Dialect::Godot3, "Color( 0.5, 0.25, 1, 1 )\n"),
+        ("4.4.1", Dialect::Godot4, "Color(0.5, 0.25, 1, 1)\n"),
+    ] {
+        let mut settings = ProjectBinary::new(Config::new(dialect));
+        settings.set("application/config/name", "Game");
+        settings.set("display/window/size/width", 640);
+        // A Color: its type id differs between the engines, so the dialect shows.
+        settings.set(
+            "rendering/environment/default_clear_color",
+            godot_bin::Color::new(0.5, 0.25, 1.0, 1.0),
+        );
+        let mut w = PackWriter::for_engine(engine).unwrap();
+        w.add("res://project.binary", settings.to_bytes().unwrap());
+        let pck = format!("g{engine}.pck");
+        w.save(dir.join(&pck)).unwrap();
+        let inside = format!("{pck}::res://project.binary");
+        assert_eq!(
+            ok(&dir, &["get", &inside, "application/config/name"]),
+            "\"Game\"\n"
+        );
+        let color = ok(
+            &dir,
+            &["get", &inside, "rendering/environment/default_clear_color"],
+        );
+        assert_eq!(
+            ok(
+                &dir,
+                &["get", &inside, "rendering/environment/default_clear_color"]
+            ),
+            color,
+            "{engine}: the engine's own text"
+        );
+        ok(&dir, &["set", &inside, "display/window/size/width", "800"]);
+        let text = ok(&dir, &["dump", &inside]);
+        assert!(
+            text.contains("[display]\n\nwindow/size/width=800\n"),
+            "{text}"
+        );
+        let bytes = Pack::open(dir.join(&pck))
+            .unwrap()
+            .read("res://project.binary")
+            .unwrap();
+        let back = ProjectBinary::from_bytes(&bytes, &Config::new(dialect)).unwrap();
+        assert_eq!(
+            back.get("display/window/size/width"),
+            Some(&Variant::Int(800))
+        );
+        assert_eq!(
+            back.get("application/config/name"),
+            Some(&Variant::from("Game"))
+        );
+        assert_eq!(back.settings().count(), 3);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

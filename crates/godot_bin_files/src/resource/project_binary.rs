@@ -111,6 +111,11 @@ impl ProjectBinary {
         Ok(out)
     }
 
+    /// The `Config` its values are read and written with (their dialect).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
     /// The settings, in the file's order.
     pub fn settings(&self) -> impl Iterator<Item = (&str, &Variant)> {
         self.settings.iter().map(|(k, v, _)| (k.as_str(), v))
@@ -141,6 +146,7 @@ impl ProjectBinary {
     /// the first `/` is its section (keys without one come first, in no section).
     pub fn to_config(&self) -> ConfigFile {
         let mut cfg = ConfigFile::new();
+        cfg.set_dialect(self.config.dialect());
         for (key, value, _) in self.settings.iter().filter(|(k, _, _)| !k.contains('/')) {
             cfg.set("", key, value.clone());
         }
