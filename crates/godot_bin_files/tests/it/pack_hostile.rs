@@ -229,3 +229,42 @@ fn extraction_never_writes_outside_its_folder() {
     }
     std::fs::remove_dir_all(&base).ok();
 }
+
+#[test]
+fn listing_reading_and_extracting_take_memory_independent_of_the_packs_size() {
+    let dir = std::env::temp_dir().join(format!("godot_bin_pack_memory_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for encrypted in [false, true] {
+        let path = dir.join(format!("big_{encrypted}.pck"));
+        let mut w = PackWriter::for_engine("4.4.1")
+            .unwrap()
+            .key(zero())
+            .encrypt_files(encrypted);
+        w.add("res://big.bin", vec![3u8; 4 << 20]);
+        w.add("res://small.txt", b"small".to_vec());
+        w.save(&path).unwrap();
+        let peak = peak_of(|| {
+            let mut pack = Pack::open_with_key(&path, &zero()).unwrap();
+            let mut r = pack.reader("res://big.bin").unwrap();
+            let n = std::io::copy(&mut r, &mut std::io::sink()).unwrap();
+            assert_eq!(n, 4 << 20);
+        });
+        assert!(
+            peak < 512 << 10,
+            "streaming 4 MiB took {peak} bytes (encrypted {encrypted})"
+        );
+        let peak = peak_of(|| {
+            let mut pack = Pack::open_with_key(&path, &zero()).unwrap();
+            assert_eq!(pack.extract_all(dir.join("out")).unwrap(), 2);
+        });
+        assert!(
+            peak < 512 << 10,
+            "extracting 4 MiB took {peak} bytes (encrypted {encrypted})"
+        );
+        assert_eq!(
+            std::fs::metadata(dir.join("out/big.bin")).unwrap().len(),
+            4 << 20
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
