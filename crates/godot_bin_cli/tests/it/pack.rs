@@ -221,10 +221,6 @@ fn project_binary_inside_a_pack_reads_and_sets_as_project_godot() {
             ok(&dir, &["get", &inside, "application/config/name"]),
             "\"Game\"\n"
         );
-        let color = ok(
-            &dir,
-            &["get", &inside, "rendering/environment/default_clear_color"],
-        );
         assert_eq!(
             ok(
                 &dir,
