@@ -86,8 +86,8 @@ pub struct SetArgs {
 
 /// `godot-bin get`: prints the value WHERE names, as the file writes it or as JSON.
 pub fn get(args: &GetArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
+    let data = crate::pack::read(&args.file, key.as_ref())?;
     let (value, text, exact) = match resources::open(&args.file, &data, key.clone())? {
         Some(mut doc) => {
             resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
@@ -135,28 +135,32 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
     } else {
         args.value.as_str()
     };
-    let data = input::read_input(&args.file)?;
     let key = args.keys.key()?;
+    let data = crate::pack::read(&args.file, key.as_ref())?;
     let json = args.json.then_some(value);
     let text = (!args.json).then_some(value);
     let source = ValueSource { json, text };
-    let change = match resources::open(&args.file, &data, key.clone())? {
-        Some(mut doc) => {
-            resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
-            set_doc(doc, &args.target, &source, key)?
-        }
-        None => {
-            let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
-            let (index, path) = save_target(&args.target)?;
-            let value = source.plain()?;
-            save.set(index, &path, value, key.as_ref())?
+    let change = if data.starts_with(b"ECFG") {
+        set_settings(&args.file, &data, &args.target, &source)?
+    } else {
+        match resources::open(&args.file, &data, key.clone())? {
+            Some(mut doc) => {
+                resources::apply_dialect(&mut doc, args.packets.dialect, &args.file)?;
+                set_doc(doc, &args.target, &source, key.clone())?
+            }
+            None => {
+                let mut save = Save::open(&args.packets, &args.keys, data.clone())?;
+                let (index, path) = save_target(&args.target)?;
+                let value = source.plain()?;
+                save.set(index, &path, value, key.as_ref())?
+            }
         }
     };
     let dest = args.output.as_deref().unwrap_or(&args.file);
     if change.same {
         // The value is already there, exactly: the file stays as it is, byte for byte.
         if args.output.is_some() {
-            write_atomically(dest, &data)?;
+            crate::pack::write(dest, &data, key.as_ref())?;
         }
         eprintln!(
             "godot-bin: {} is already {}; nothing changed",
@@ -164,7 +168,7 @@ pub fn set(args: &SetArgs) -> Result<(), Failure> {
         );
         return Ok(());
     }
-    write_atomically(dest, &change.bytes)?;
+    crate::pack::write(dest, &change.bytes, key.as_ref())?;
     let verb = if change.added { "added" } else { "set" };
     match &change.old {
         Some(old) => eprintln!(
@@ -202,7 +206,7 @@ fn inexact_note() {
 /// given the old file's permissions and renamed over it; a symbolic link's target is
 /// written in place of the link. (The files crate's documents save the same way; this
 /// writes the bytes a `set` made, of whichever kind the file is.)
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     use std::io::Write;
     let resolved = std::fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
@@ -225,6 +229,35 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
         return Err(fail(e));
     }
     Ok(())
+}
+
+/// `set` in a `project.binary`: the value set as in the project.godot it stands for, then
+/// the file written back binary, the other settings' packets as they were.
+fn set_settings(
+    path: &Path,
+    data: &[u8],
+    target: &str,
+    source: &ValueSource<'_>,
+) -> Result<Change, Failure> {
+    let mut settings = resources::settings(path, data)?;
+    let mut c = settings.to_config();
+    let mut change = set_config(&mut c, target, source)?;
+    let (section, key) = config_target(&c, target, false)?;
+    let value = c
+        .get(&section, &key)
+        .cloned()
+        .ok_or_else(|| Failure::msg(format!("no key {key:?}")))?;
+    let full = if section.is_empty() {
+        key
+    } else {
+        format!("{section}/{key}")
+    };
+    settings.set(&full, value);
+    change.bytes = settings
+        .to_bytes()
+        .map_err(|e| Failure::msg(e.to_string()))?;
+    change.how = "project.binary written again, the other settings byte for byte".into();
+    Ok(change)
 }
 
 /// The new value as the user gave it: the engine's text form or JSON.

@@ -137,9 +137,12 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
     if args.input.is_dir() {
         return convert_project(args, out);
     }
+    // A pack: read and written back, byte for byte.
+    if crate::pack::inside(&args.input).is_none() && crate::pack::is_pack(&args.input) {
+        return crate::pack::convert(&args.input, &args.output, key.as_ref());
+    }
     // Resources, scenes and ConfigFiles go their own way (resources.rs).
-    let data = std::fs::read(&args.input)
-        .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
+    let data = crate::pack::read(&args.input, key.as_ref())?;
     if let Some(doc) = crate::resources::open(&args.input, &data, key.clone())? {
         use crate::resources::To;
         let to = match args.to {
@@ -179,8 +182,7 @@ pub fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> 
         ToArg::Zstd => Target::Compressed(Compression::Zstd),
         ToArg::Gzip => Target::Compressed(Compression::Gzip),
     };
-    let input = std::fs::File::open(&args.input)
-        .map_err(|e| Failure::msg(format!("{}: {e}", args.input.display())))?;
+    let input = std::io::Cursor::new(&data);
     let mut options = ConvertOptions::new().target(target);
     if let Some(key) = key {
         options = options.key(key);

@@ -47,6 +47,7 @@ mod failure;
 mod files;
 mod input;
 mod json;
+mod pack;
 mod resources;
 
 use clap::{Parser, Subcommand};
@@ -74,7 +75,12 @@ The dialect is --dialect's; without it, godot4, except that an \
 encrypted save in Godot 3's layout (which no Godot 4 engine writes) is read as godot3. When \
 the input does not decode cleanly in that dialect (a value fails, or bytes are left after a \
 value), dump and explain fail with exit status 1 and name the dialects in which the whole \
-input decodes cleanly (\"hint: ... it does with --dialect godot3\"); they never guess.";
+input decodes cleanly (\"hint: ... it does with --dialect godot3\"); they never guess.
+
+Packs (.pck, or an executable with its pack inside): `godot-bin pack --help`; dump PACK \
+shows the header and directory, convert PACK OUT.pck writes it back byte for byte. A file \
+inside a pack is PACK::res://PATH for dump, get, set and convert (game.pck::res://level.tscn); \
+set writes it back into the pack in place.";
 
 #[derive(Parser)]
 #[command(
@@ -160,6 +166,13 @@ enum Command {
     /// says what changed.
     #[command(after_long_help = edit::WHERE_HELP)]
     Set(edit::SetArgs),
+    /// PCK packs (a .pck, or an executable with its pack inside): list, extract, create,
+    /// and change files in place (set, rm).
+    #[command(after_long_help = pack::INSIDE_HELP)]
+    Pack {
+        #[command(subcommand)]
+        command: pack::PackCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -205,6 +218,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Convert(args) => files::convert(args, &mut out),
         Command::Get(args) => edit::get(args, &mut out),
         Command::Set(args) => edit::set(args),
+        Command::Pack { command } => pack::run(command, &mut out),
     };
     // What was printed before a failure stays useful: flush it first.
     out.flush()?;
@@ -218,7 +232,11 @@ fn dump(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let file = read_input(path)?;
+    // A pack: its header and directory; a file inside one: that file.
+    if pack::inside(path).is_none() && pack::is_pack(path) {
+        return pack::dump(path, keys.key()?.as_ref(), out);
+    }
+    let file = pack::read(path, keys.key()?.as_ref())?;
     // Resources, scenes and ConfigFiles: their own forms (resources.rs).
     if let Some(mut doc) = resources::open(path, &file, keys.key()?)? {
         resources::apply_dialect(&mut doc, packets_args.dialect, path)?;

@@ -10,7 +10,7 @@ use crate::failure::Failure;
 use crate::json;
 use godot_bin::{Dialect, Variant};
 use godot_bin_files::resource::{
-    BinaryResource, ConfigFile, Converted, Issue, Section, TextResource,
+    BinaryResource, ConfigFile, Converted, Issue, ProjectBinary, Section, TextResource,
 };
 use godot_bin_files::save::{Compression, Key, Layout};
 use serde_json::{json, Map, Value};
@@ -171,6 +171,12 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
             .map(|r| Some(Doc::Text(r)))
             .map_err(|e| failure(path, e));
     }
+    if head == b"ECFG" {
+        // project.binary, the exported project settings: shown, and read by SECTION/KEY,
+        // as the project.godot it stands for (`set` writes it back binary: edit.rs).
+        let settings = settings(path, data)?;
+        return Ok(Some(Doc::Config(settings.to_config())));
+    }
     if head == b"GDEC" {
         // A ConfigFile of save_encrypted_pass, when its content reads as one.
         let Some(key) = key else {
@@ -197,6 +203,20 @@ pub fn open(path: &Path, data: &[u8], key: Option<Key>) -> Result<Option<Doc>, F
         }
     }
     Ok(None)
+}
+
+/// A `project.binary`: its values in the packets of the engine of the pack it is in, else
+/// Godot 4's, else (when they do not decode as Godot 4) Godot 3's.
+pub fn settings(path: &Path, data: &[u8]) -> Result<ProjectBinary, Failure> {
+    let first = crate::pack::engine_dialect(path).unwrap_or(Dialect::Godot4);
+    let other = if first == Dialect::Godot4 {
+        Dialect::Godot3
+    } else {
+        Dialect::Godot4
+    };
+    ProjectBinary::from_bytes(data, &godot_bin::Config::new(first))
+        .or_else(|e| ProjectBinary::from_bytes(data, &godot_bin::Config::new(other)).map_err(|_| e))
+        .map_err(|e| failure(path, e))
 }
 
 /// Applies `--dialect` to a document: a ConfigFile's values print in that engine's style

@@ -55,9 +55,18 @@ pub enum ErrorKind {
     /// engine's only check. (A file damaged after it was written fails the same way.)
     #[error("wrong key or password: the decrypted content does not match the file's MD5")]
     WrongKey,
-    /// An encrypted file (`GDEC`) was opened without a key or password.
-    #[error("the file is encrypted (GDEC): a key or password is needed")]
+    /// An encrypted file (`GDEC`), or a pack's encrypted directory or file, was opened
+    /// without a key or password.
+    #[error("the file is encrypted: a key or password is needed")]
     KeyRequired,
+    /// A path a pack holds that would be written outside the folder it is extracted to
+    /// (`../`, an absolute path, a drive letter, a backslash, a NUL): the message names
+    /// the path and why.
+    #[error("unsafe path in the pack: {0}")]
+    UnsafePath(String),
+    /// A path that names no file of the pack.
+    #[error("no such file in the pack: {0}")]
+    NotFound(String),
     /// A save given to the Godot 3 → Godot 4 conversion is already Godot 4's; the text
     /// says what showed it (its encrypted layout, or a value that decodes cleanly as
     /// Godot 4 and not as Godot 3).

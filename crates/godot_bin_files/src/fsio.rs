@@ -85,6 +85,36 @@ pub(crate) fn res_path(path: &Path) -> Option<String> {
     None
 }
 
+/// Every file below `root` (symbolic links not followed), as its relative path with `/`
+/// between the names and its full path, sorted by the relative path.
+pub(crate) fn files_below(root: &Path) -> Result<Vec<(String, PathBuf)>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<()> {
+        let read = std::fs::read_dir(dir).map_err(|e| Error::from(e).in_file(dir))?;
+        for item in read {
+            let item = item.map_err(|e| Error::from(e).in_file(dir))?;
+            let path = item.path();
+            let kind = item
+                .file_type()
+                .map_err(|e| Error::from(e).in_file(&path))?;
+            if kind.is_dir() {
+                walk(root, &path, out)?;
+            } else if kind.is_file() {
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.push((parts.join("/"), path));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

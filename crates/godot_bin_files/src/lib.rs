@@ -10,6 +10,8 @@
 //! | `.tres`, `.tscn` | `ResourceSaver.save` of a resource or a `PackedScene` | [`TextResource`] |
 //! | `.res`, `.scn` (`RSRC`, compressed `RSCC`) | the same, to a binary path | [`BinaryResource`] |
 //! | a Godot 3 project, to Godot 4 | the editor's project converter | [`upgrade::project`] |
+//! | `project.binary` (exported project settings, `ECFG`) | an export, `ProjectSettings.save_custom("*.binary")` | [`resource::ProjectBinary`] |
+//! | `.pck` packs, alone or inside an executable, encrypted or not | `PCKPacker`, the editor's export, `ProjectSettings.load_resource_pack` | [`pack`] ([`pack::Pack`], [`pack::PackWriter`], [`pack::Patch`]) |
 //!
 //! ```
 //! use godot_bin_files::save::{Key, Reader, Writer};
@@ -47,6 +49,8 @@ mod depth;
 mod error;
 mod fsio;
 mod issue;
+pub mod pack;
+pub mod project;
 mod renames;
 pub mod resource;
 pub mod save;

@@ -6,6 +6,7 @@ use godot_bin_testkit as support;
 mod cli;
 mod configs;
 mod edit;
+mod pack;
 mod readme;
 mod resources;
 mod saves;

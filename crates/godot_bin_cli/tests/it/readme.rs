@@ -69,6 +69,14 @@ fn fixtures(dir: &Path) {
         crate::support::golden::resource_fixture("godot4", "item.tres"),
     )
     .unwrap();
+    // A game's pack: the scene and the project settings, as an export of Godot 4.4.1.
+    let mut w = godot_bin_files::pack::PackWriter::for_engine("4.4.1").unwrap();
+    w.add("res://level.tscn", golden("godot4", "level.tscn"));
+    w.add(
+        "res://project.godot",
+        std::fs::read(ours.join("project.godot")).unwrap(),
+    );
+    w.save(dir.join("game.pck")).unwrap();
 }
 
 /// The READMEs of the workspace that show `godot-bin`, from its root.
@@ -88,8 +96,8 @@ fn readme_shell_blocks_that_use_godot_bin_run_as_written() {
         lines += l;
     }
     // The root's packet block; the files README's save and resource blocks; the CLI
-    // README's packet, save, project, resource and get/set blocks: all their lines.
-    assert_eq!((ran, lines), (8, 29));
+    // README's packet, save, project, pack, resource and get/set blocks: all their lines.
+    assert_eq!((ran, lines), (10, 38));
 }
 
 /// Runs every `sh` block of the README `name` that uses godot-bin: (blocks, lines).
@@ -206,6 +214,32 @@ fn readme_lines_give_what_their_comments_say() {
         "Vector2(1, 2)\n"
     );
     assert_eq!(run("godot-bin get save.tres hp --json"), "150\n");
+    // The pack block: list, get inside the pack, set it back into the pack.
+    let scene = crate::support::golden::resource_fixture("godot4", "level.tscn");
+    let list = run("godot-bin pack list game.pck");
+    let first = list.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("res://level.tscn\t{}\t", scene.len())),
+        "{list}"
+    );
+    assert_eq!(
+        run("godot-bin get game.pck::res://level.tscn Player:position"),
+        "Vector2(-3, 4.25)\n"
+    );
+    run("godot-bin set game.pck::res://level.tscn Player:position 'Vector2(1, 2)'");
+    assert_eq!(
+        run("godot-bin get game.pck::res://level.tscn Player:position"),
+        "Vector2(1, 2)\n"
+    );
+    let pack = godot_bin_files::pack::Pack::open(dir.join("game.pck"))
+        .unwrap()
+        .read("res://level.tscn")
+        .unwrap();
+    assert_eq!(
+        pack,
+        std::fs::read(dir.join("level.tscn")).unwrap(),
+        "the same one-line change"
+    );
     run("godot-bin set project.godot application/config/name '\"My Game\"'");
     assert_eq!(
         run("godot-bin get project.godot application/config/name"),

@@ -43,9 +43,9 @@ impl Header {
         let mut word = [0u8; 4];
         read_exact_at(&mut r, &mut word, 4)?;
         let godot3 = u32::from_le_bytes(word) == 1;
-        let mut md5 = [0u8; 16];
         let mut len = [0u8; 8];
         if godot3 {
+            let mut md5 = [0u8; 16];
             read_exact_at(&mut r, &mut md5, 8)?;
             read_exact_at(&mut r, &mut len, 24)?;
             Ok(Header {
@@ -54,17 +54,31 @@ impl Header {
                 length: u64::from_le_bytes(len),
             })
         } else {
-            md5[..4].copy_from_slice(&word);
-            read_exact_at(&mut r, &mut md5[4..], 8)?;
-            read_exact_at(&mut r, &mut len, 20)?;
-            let mut iv = [0u8; 16];
-            read_exact_at(&mut r, &mut iv, 28)?;
-            Ok(Header {
-                layout: Layout::Godot4 { iv },
-                md5,
-                length: u64::from_le_bytes(len),
-            })
+            Header::read_godot4_after(word, r)
         }
+    }
+
+    /// Reads a Godot 4 header whose magic is absent: the layout of a pack's encrypted
+    /// files and directory (MD5, length, IV), which has no mode word to tell layouts by.
+    pub(crate) fn read_godot4(mut r: impl Read) -> Result<Header> {
+        let mut word = [0u8; 4];
+        read_exact_at(&mut r, &mut word, 4)?;
+        Header::read_godot4_after(word, r)
+    }
+
+    fn read_godot4_after(word: [u8; 4], mut r: impl Read) -> Result<Header> {
+        let mut md5 = [0u8; 16];
+        let mut len = [0u8; 8];
+        md5[..4].copy_from_slice(&word);
+        read_exact_at(&mut r, &mut md5[4..], 8)?;
+        read_exact_at(&mut r, &mut len, 20)?;
+        let mut iv = [0u8; 16];
+        read_exact_at(&mut r, &mut iv, 28)?;
+        Ok(Header {
+            layout: Layout::Godot4 { iv },
+            md5,
+            length: u64::from_le_bytes(len),
+        })
     }
 
     /// The header as the Godot 4 layout would read the same bytes (for the one file in
@@ -146,7 +160,14 @@ impl<R: Read> GdecReader<R> {
         Self::with_header(inner, key, header)
     }
 
-    fn with_header(inner: R, key: &Key, header: Header) -> Result<Self> {
+    /// Opens a Godot 4 block without its magic (a pack's encrypted file or directory),
+    /// reading its header from `inner`.
+    pub(crate) fn open_headless(mut inner: R, key: &Key) -> Result<Self> {
+        let header = Header::read_godot4(&mut inner)?;
+        Self::with_header(inner, key, header)
+    }
+
+    pub(crate) fn with_header(inner: R, key: &Key, header: Header) -> Result<Self> {
         let padded = header.padded_len().ok_or_else(|| length_error(&header))?;
         Ok(GdecReader {
             inner,
@@ -375,7 +396,18 @@ impl GdecWriter {
     }
 
     /// Pads the last block with zeros, encrypts it and writes the file to `out`.
-    pub(crate) fn finish<W: Write>(mut self, mut out: W) -> Result<W> {
+    pub(crate) fn finish<W: Write>(self, out: W) -> Result<W> {
+        self.finish_as(out, true)
+    }
+
+    /// As [`finish`](Self::finish) without the magic: a pack's encrypted file or
+    /// directory (Godot 4 layout only).
+    pub(crate) fn finish_headless<W: Write>(self, out: W) -> Result<W> {
+        debug_assert!(self.layout != Layout::Godot3);
+        self.finish_as(out, false)
+    }
+
+    fn finish_as<W: Write>(mut self, mut out: W, magic: bool) -> Result<W> {
         let partial = self.data.len() - self.tail;
         if partial > 0 {
             self.data.resize(self.tail + BLOCK, 0);
@@ -383,7 +415,9 @@ impl GdecWriter {
         }
         let digest: [u8; 16] = self.hasher.finalize().into();
         let mut head = Vec::with_capacity(44);
-        head.extend_from_slice(MAGIC_GDEC);
+        if magic {
+            head.extend_from_slice(MAGIC_GDEC);
+        }
         if self.layout == Layout::Godot3 {
             head.extend_from_slice(&1u32.to_le_bytes());
         }

@@ -109,9 +109,9 @@
 mod codec;
 mod convert;
 mod fastlz;
-mod format;
+pub(crate) mod format;
 mod gcpf;
-mod gdec;
+pub(crate) mod gdec;
 mod reader;
 mod typed;
 mod writer;

@@ -7,6 +7,7 @@ use godot_bin_testkit as support;
 
 mod corpus;
 mod files;
+mod pack;
 mod resources;
 mod upgrade;
 
@@ -14,6 +15,7 @@ fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let mut trials = Vec::new();
     trials.extend(files::trials());
+    trials.extend(pack::trials());
     trials.extend(resources::trials());
     trials.extend(corpus::trials());
     trials.extend(upgrade::trials());

@@ -10,6 +10,9 @@ static ALLOC: support::alloc::Counting = support::alloc::Counting;
 
 mod files;
 mod files_hostile;
+mod pack;
+mod pack_hostile;
+mod project;
 mod regression;
 mod resource;
 mod upgrade;
