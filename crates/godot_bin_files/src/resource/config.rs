@@ -327,7 +327,10 @@ impl ConfigFile {
             .any(|s| s.tag.is_some() || !s.properties.is_empty());
         let trailing = std::mem::take(&mut self.doc.trailing);
         tag.before = if !trailing.is_empty() {
-            trailing
+            // Text the engine stopped reading at (a key with no `=` before the end) would
+            // swallow the new header into that key: it is kept as comments instead, which
+            // the engine skips as it skipped the text.
+            super::document::comment_out_dangling(trailing)
         } else if has_content {
             "\n".into()
         } else {

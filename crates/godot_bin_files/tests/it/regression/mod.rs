@@ -2,6 +2,7 @@
 //! file where there is one, and fails with the fix taken out.
 
 mod binary_to_text_as_the_engine;
+mod config_key_without_equals;
 mod convert_memory;
 mod godot3_ext_types;
 mod godot3_names;
