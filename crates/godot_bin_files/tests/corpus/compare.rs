@@ -677,6 +677,42 @@ fn resolve(own: &str, rel: &str) -> String {
 
 /// Whether two values differ only in the digits of their floats (each within 1e-5 of the
 /// other, relatively), as a text the engine printed with fewer digits than the binary
+
+/// `v` with every Array and Dictionary untyped, inside containers too.
+fn untyped(v: &Variant) -> Variant {
+    match v {
+        Variant::Array(a) => {
+            let mut a = a.clone();
+            a.element_type = godot_bin::ElementType::Untyped;
+            a.items.iter_mut().for_each(|x| *x = untyped(x));
+            Variant::Array(a)
+        }
+        Variant::Dictionary(d) => {
+            let mut out = d.clone();
+            out.clear();
+            out.set_types(
+                godot_bin::ElementType::Untyped,
+                godot_bin::ElementType::Untyped,
+            );
+            for (k, x) in d.iter() {
+                out.insert(untyped(k), untyped(x));
+            }
+            Variant::Dictionary(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether a change is only an Array's or Dictionary's element types: what a binary file
+/// does not hold (the engine's binary saver writes them untyped, and the engine types
+/// the value again where it assigns it to a typed property, so it loads the same).
+pub fn element_types_only(d: &Diff) -> bool {
+    let Some((a, b)) = &d.values else {
+        return false;
+    };
+    a != b && untyped(a) == untyped(b)
+}
+
 /// file's float holds.
 pub fn float_digits_only(d: &Diff) -> bool {
     let Some((a, b)) = &d.values else {
