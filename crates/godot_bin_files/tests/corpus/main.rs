@@ -14,6 +14,7 @@
 #[allow(dead_code)]
 mod compare;
 mod files;
+mod node_ids;
 mod table;
 
 use compare::{compare_binary, compare_config, compare_text, issue_names, Diff};
@@ -63,6 +64,10 @@ fn main() {
         trial("reprint_same_values", reprint_same_values),
         trial("text_binary_text", text_binary_text),
         trial("binary_text_binary", binary_text_binary),
+        Trial::test("corpus::node_ids_scan", || {
+            node_ids::scan_self_test().map_err(Failed::from)
+        }),
+        trial("node_ids_46", node_ids::node_ids_46),
     ];
     libtest_mimic::run(&args, trials).exit();
 }

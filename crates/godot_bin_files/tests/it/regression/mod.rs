@@ -17,5 +17,6 @@ mod scene_index;
 mod text_marker_object;
 mod typed_array_kept;
 mod value_glued_to_key;
+mod wide_ints_godot3_0;
 mod word_value_before_paren;
 mod wrong_dialect;
