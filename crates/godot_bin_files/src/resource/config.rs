@@ -110,6 +110,7 @@ impl ConfigFile {
     pub fn parse(text: &str) -> Result<ConfigFile> {
         let mut doc = Document::parse(text, Form::Config(Dialect::Godot4))?;
         let dialect = detect_dialect(&doc);
+        doc.reread_hex_colors(dialect);
         for s in &mut doc.sections {
             s.properties.form = Form::Config(dialect);
         }

@@ -572,6 +572,25 @@ impl Document {
         }
     }
 
+    /// Reads every `#` colour value again as `dialect` reads it (they are first read as
+    /// Godot 4 does, before the file's dialect is known; Godot 3 puts alpha first).
+    pub(crate) fn reread_hex_colors(&mut self, dialect: Dialect) {
+        for p in self
+            .sections
+            .iter_mut()
+            .flat_map(|s| s.properties.items.iter_mut())
+        {
+            if let Some(c) = p
+                .text
+                .as_deref()
+                .filter(|t| t.starts_with('#'))
+                .and_then(|t| syntax::hex_color(t, dialect))
+            {
+                p.value = Variant::Color(c);
+            }
+        }
+    }
+
     /// Forgets the text every value and tag was read from, so that all are printed anew
     /// (comments and blank lines stay).
     pub(crate) fn forget_text(&mut self) {

@@ -135,6 +135,7 @@ impl TextResource {
         } else {
             Dialect::Godot4
         };
+        doc.reread_hex_colors(dialect);
         for s in &mut doc.sections {
             s.properties.form = Form::Resource(dialect);
         }

@@ -2,17 +2,107 @@
 //! reproduce what the real-project corpus found (issue 49 #4): each file is loaded and
 //! saved by Godot 4.4.1, and the crate's reading and conversion must agree with it.
 
-use crate::support::engine::godot4_trial;
-use crate::support::godot4;
+use crate::support::engine::{godot3_trial, godot4_trial};
+use crate::support::{godot3, godot4};
+use godot_bin::{Config, Dialect, Variant};
 use godot_bin_files::resource::EngineVersion;
-use godot_bin_files::{BinaryResource, TextResource};
+use godot_bin_files::{BinaryResource, ConfigFile, TextResource};
 use libtest_mimic::Trial;
 
 pub fn trials() -> Vec<Trial> {
-    vec![godot4_trial(
-        "resources::judged::image_texture_keeps_format_3",
-        image_texture_keeps_format_3,
-    )]
+    vec![
+        godot4_trial(
+            "resources::judged::image_texture_keeps_format_3",
+            image_texture_keeps_format_3,
+        ),
+        godot4_trial("resources::judged::hex_colors::godot4", |e| {
+            let text = hex_colors_file(Dialect::Godot4);
+            let res = godot4::run_script(
+                e,
+                &hex_colors_script("var_to_bytes"),
+                &[("in.cfg", text.as_bytes())],
+            );
+            res.assert_ok();
+            check_hex_colors(&text, &res.read_file("out.bin"), Dialect::Godot4);
+        }),
+        godot3_trial("resources::judged::hex_colors::godot3", |e| {
+            let text = hex_colors_file(Dialect::Godot3);
+            let res = godot3::run_script(
+                e,
+                &hex_colors_script("var2bytes"),
+                &[("in.cfg", text.as_bytes())],
+            );
+            res.assert_ok();
+            check_hex_colors(&text, &res.read_file("out.bin"), Dialect::Godot3);
+        }),
+    ]
+}
+
+/// `#` colours of every length and many digits, in a ConfigFile whose other value shows
+/// its engine (Godot 3 spacing or Godot 4's), as a Godot 2 `engine.cfg` carried into a
+/// project holds them (the corpus has four).
+fn hex_colors_file(dialect: Dialect) -> String {
+    let shape = match dialect {
+        Dialect::Godot3 => "Vector2( 1, 2 )",
+        _ => "Vector2(1, 2)",
+    };
+    let mut text = format!("[a]\n\nshape={shape}\n");
+    let mut n = 0u32;
+    for len in [3usize, 4, 6, 8] {
+        for k in 0..40u32 {
+            let hex: String = (0..len)
+                .map(|i| {
+                    let d = (k * 7 + i as u32 * 5 + len as u32) % 16;
+                    char::from_digit(d, 16).unwrap_or('0')
+                })
+                .collect();
+            text.push_str(&format!("c{n}=#{hex}\n"));
+            n += 1;
+        }
+    }
+    text.push_str("c_last=#FF005784\n");
+    text
+}
+
+fn hex_colors_script(to_bytes: &str) -> String {
+    format!(
+        "var c = ConfigFile.new()\nif c.load(\"res://in.cfg\") != OK:\n\treturn\nvar out = []\nfor k in c.get_section_keys(\"a\"):\n\tif k != \"shape\":\n\t\tout.append(c.get_value(\"a\", k))\nwrite_bytes(\"out.bin\", {to_bytes}(out))"
+    )
+}
+
+/// Every colour the engine loaded is the crate's, bit for bit, and the file is written
+/// back unchanged.
+fn check_hex_colors(text: &str, packet: &[u8], dialect: Dialect) {
+    let cfg = ConfigFile::parse(text).unwrap();
+    assert_eq!(cfg.dialect(), dialect);
+    assert_eq!(cfg.to_string(), text);
+    let ours: Vec<&Variant> = cfg
+        .keys("a")
+        .into_iter()
+        .filter(|k| *k != "shape")
+        .filter_map(|k| cfg.get("a", k))
+        .collect();
+    let Variant::Array(engine) = Config::new(dialect).from_slice::<Variant>(packet).unwrap() else {
+        panic!("not an array");
+    };
+    assert_eq!(engine.len(), ours.len());
+    let bits = |v: &Variant| match v {
+        Variant::Color(c) => format!("{:?}", [c.r, c.g, c.b, c.a].map(f32::to_bits)),
+        other => format!("{other:?}"),
+    };
+    let differ: Vec<String> = engine
+        .iter()
+        .zip(&ours)
+        .filter(|(e, o)| bits(e) != bits(o))
+        .map(|(e, o)| format!("engine {e:?}, crate {o:?}"))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} of {}: {:?}",
+        differ.len(),
+        ours.len(),
+        &differ[..differ.len().min(5)]
+    );
 }
 
 /// A 5x5 RGBA8 image's 100 bytes, as the engine's text writes them.

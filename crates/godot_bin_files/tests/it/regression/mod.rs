@@ -6,6 +6,7 @@ mod config_key_without_equals;
 mod convert_memory;
 mod godot3_ext_types;
 mod godot3_names;
+mod hex_color_value;
 mod image_texture_format;
 mod nan_before_section;
 mod negative_word_before_dot;
