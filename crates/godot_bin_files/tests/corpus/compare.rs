@@ -675,9 +675,6 @@ fn resolve(own: &str, rel: &str) -> String {
     format!("res://{}", parts.join("/"))
 }
 
-/// Whether two values differ only in the digits of their floats (each within 1e-5 of the
-/// other, relatively), as a text the engine printed with fewer digits than the binary
-
 /// `v` with every Array and Dictionary untyped, inside containers too.
 fn untyped(v: &Variant) -> Variant {
     match v {
@@ -713,6 +710,8 @@ pub fn element_types_only(d: &Diff) -> bool {
     a != b && untyped(a) == untyped(b)
 }
 
+/// Whether two values differ only in the digits of their floats (each within 1e-5 of the
+/// other, relatively), as a text the engine printed with fewer digits than the binary
 /// file's float holds.
 pub fn float_digits_only(d: &Diff) -> bool {
     let Some((a, b)) = &d.values else {
