@@ -687,6 +687,7 @@ fn engine_saves(
                 Ok(x) => compare::compare_text(&t, x)
                     .into_iter()
                     .filter(|d| d.equivalent.is_none() && !compare::element_types_only(d))
+                    .map(compare::untyped_values)
                     .collect(),
                 Err(_) => Vec::new(),
             };
