@@ -5,7 +5,6 @@
 //! at its first element: 288 bytes for one byte of text. The text parser now gives that
 //! room back when an array closes (40,176 bytes for the same file).
 
-use crate::resource::config_reprint;
 use crate::support::alloc::peak_of;
 use godot_bin_files::resource::ConfigFile;
 
