@@ -10,8 +10,10 @@
 //!   bundle's `id_paths`;
 //! * and back to text: every node keeps its three attributes' text.
 //!
-//! Binary scenes of 4.6+ (none in the corpus today) would be checked the same way from
-//! their bundle. The counts of files and ids checked are printed.
+//! A binary scene of 4.6+ is read to its bundle's `node_ids` and `id_paths`, written back
+//! byte for byte, taken to text (each node's `unique_id=` is its id in the bundle, none
+//! where it is 0) and back to binary (the same `node_ids` and `id_paths`). The counts of
+//! files and ids checked are printed.
 
 use crate::files::{files, Corpus, Kind};
 use crate::table::Table;
@@ -183,6 +185,38 @@ fn check(bytes: &[u8]) -> Result<Option<usize>, String> {
     Ok(Some(ids))
 }
 
+/// One 4.6+ binary scene through its checks; the ids it checked, or what went wrong.
+fn check_binary(bytes: &[u8]) -> Result<Option<usize>, String> {
+    let b = BinaryResource::from_bytes(bytes).map_err(|e| e.to_string())?;
+    if b.engine() < EngineVersion::GODOT_4_6 || !b.is_scene() {
+        return Ok(None);
+    }
+    let (ids, paths) = bundle_ids(&b).ok_or("a 4.6+ scene's bundle without node_ids")?;
+    if b.to_bytes().map_err(|e| e.to_string())? != bytes {
+        return Err("not written back byte for byte".into());
+    }
+    let text = b.to_text().map_err(|e| e.to_string())?.file;
+    let text = TextResource::parse(&text.to_string()).map_err(|e| e.to_string())?;
+    let printed: Vec<i64> = text
+        .nodes()
+        .map(|n| n.attr("unique_id").and_then(Variant::as_int).unwrap_or(0))
+        .collect();
+    if printed != ids {
+        return Err(format!(
+            "the text's unique_ids are not the bundle's node_ids: {printed:?}, bundle {ids:?}"
+        ));
+    }
+    let back = text.to_binary().map_err(|e| e.to_string())?.file;
+    let back = BinaryResource::from_bytes(&back.to_bytes().map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    if bundle_ids(&back) != Some((ids.clone(), paths.clone())) {
+        return Err("binary -> text -> binary changed node_ids or id_paths".into());
+    }
+    Ok(Some(
+        ids.iter().filter(|&&i| i != 0).count() + paths.iter().map(Vec::len).sum::<usize>(),
+    ))
+}
+
 /// The check over the corpus: its table, then the failures.
 pub fn node_ids_46(c: &Corpus) -> Result<(), Failed> {
     let mut t = Table::new(
@@ -192,10 +226,12 @@ pub fn node_ids_46(c: &Corpus) -> Result<(), Failed> {
     let mut bad = Vec::new();
     let (mut scenes, mut ids) = (0usize, 0usize);
     for (e, kind, f, bytes) in files(c)? {
-        if kind != Kind::Text {
-            continue;
-        }
-        match check(&bytes) {
+        let checked = match kind {
+            Kind::Text => check(&bytes),
+            Kind::Binary => check_binary(&bytes),
+            Kind::Config => continue,
+        };
+        match checked {
             Ok(None) => {}
             Ok(Some(n)) => {
                 scenes += 1;
