@@ -110,6 +110,7 @@ impl ConfigFile {
     pub fn parse(text: &str) -> Result<ConfigFile> {
         let mut doc = Document::parse(text, Form::Config(Dialect::Godot4))?;
         let dialect = detect_dialect(&doc);
+        doc.reread_hex_colors(dialect);
         for s in &mut doc.sections {
             s.properties.form = Form::Config(dialect);
         }
@@ -327,7 +328,10 @@ impl ConfigFile {
             .any(|s| s.tag.is_some() || !s.properties.is_empty());
         let trailing = std::mem::take(&mut self.doc.trailing);
         tag.before = if !trailing.is_empty() {
-            trailing
+            // Text the engine stopped reading at (a key with no `=` before the end) would
+            // swallow the new header into that key: it is kept as comments instead, which
+            // the engine skips as it skipped the text.
+            super::document::comment_out_dangling(trailing)
         } else if has_content {
             "\n".into()
         } else {

@@ -29,7 +29,7 @@ use super::godot4::Godot3Classes;
 use super::reference::{Reference, EXT_CLASS, PATH_CLASS, SUB_CLASS};
 use super::scene::Bundle;
 use super::text::TextResource;
-use super::versions::{needs_format_4, EngineVersion};
+use super::versions::{file_needs_format_4, EngineVersion, ResourceView};
 use crate::error::{Error, Result};
 use crate::issue::{Issue, Location};
 use godot_bin::Dialect;
@@ -301,10 +301,17 @@ impl BinaryResource {
         if dialect == Dialect::Godot4 && uid != INVALID_UID && uid <= i64::MAX as u64 {
             res.header_mut().set_attr("uid", uid_to_text(uid));
         }
-        let format4 = std::iter::once(self.resource())
-            .chain(self.sub_resources())
-            .flat_map(|r| r.properties())
-            .any(|p| needs_format_4(p.value()));
+        let view: Vec<ResourceView<'_>> = std::iter::once((self.resource(), false))
+            .chain(self.sub_resources().iter().map(|r| (r, true)))
+            .map(|(r, sub)| {
+                (
+                    r.type_name(),
+                    sub.then(|| r.id().to_string()),
+                    r.properties(),
+                )
+            })
+            .collect();
+        let format4 = file_needs_format_4(&view);
         if format4 && dialect == Dialect::Godot4 && engine.facts().text_format_4 {
             res.header_mut().set_attr("format", 4);
         }

@@ -532,7 +532,10 @@ impl Document {
                 pos = after;
                 continue;
             }
-            let (name, eq) = key(text, i).map_err(at)?;
+            let Some((name, eq)) = key(text, i).map_err(at)? else {
+                doc.trailing = text[pos..].into();
+                return Ok(doc);
+            };
             let start = skip_ws(s, eq + 1);
             let end = syntax::value_end(s, start).map_err(at)?;
             let value = syntax::parse_value(text, start, end)?;
@@ -566,6 +569,25 @@ impl Document {
                 .items
                 .push(property);
             pos = next;
+        }
+    }
+
+    /// Reads every `#` colour value again as `dialect` reads it (they are first read as
+    /// Godot 4 does, before the file's dialect is known; Godot 3 puts alpha first).
+    pub(crate) fn reread_hex_colors(&mut self, dialect: Dialect) {
+        for p in self
+            .sections
+            .iter_mut()
+            .flat_map(|s| s.properties.items.iter_mut())
+        {
+            if let Some(c) = p
+                .text
+                .as_deref()
+                .filter(|t| t.starts_with('#'))
+                .and_then(|t| syntax::hex_color(t, dialect))
+            {
+                p.value = Variant::Color(c);
+            }
         }
     }
 
@@ -611,6 +633,27 @@ impl Document {
     }
 }
 
+/// `trailing` (the text after a document's last item) with every line a `;` comment
+/// when it holds text that is not whitespace or comments: a key the engine stopped
+/// reading at the end of the file. Written before something new, that text would be read
+/// as the start of the new item's key.
+pub(crate) fn comment_out_dangling(trailing: String) -> String {
+    if skip_trivia(trailing.as_bytes(), 0) == trailing.len() {
+        return trailing;
+    }
+    let mut out = String::new();
+    for line in trailing.split_inclusive('\n') {
+        if skip_trivia(line.as_bytes(), 0) < line.len() {
+            out.push_str("; ");
+        }
+        out.push_str(line);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 /// A space at `at` when `open_end` and the text on both sides of it would lex as one word.
 fn unglue(out: &mut String, at: usize, open_end: bool) {
     let word =
@@ -641,22 +684,13 @@ fn skip_ws(s: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The key starting at `i` and the index of its `=`: a quoted string, or the characters
-/// up to `=` with every character at or below a space dropped, as the engine reads keys.
-fn key(text: &str, i: usize) -> Result<(String, usize)> {
+/// The key starting at `i` and the index of its `=`, as the engine reads keys: the
+/// characters up to `=` with every one at or below a space dropped, a quoted string
+/// taking the place of what came before it (`"a" b =` is the key `ab`). `None` when the
+/// text ends before a `=`: the engine stops reading there with what it has (a JSON or
+/// YAML file named `.cfg` reads as an empty ConfigFile), and so does this reader.
+fn key(text: &str, i: usize) -> Result<Option<(String, usize)>> {
     let s = text.as_bytes();
-    if s[i] == b'"' {
-        let end = syntax::skip_string(s, i)?;
-        let name = match Variant::from_text(&text[i..end]) {
-            Ok(Variant::String(n)) => n,
-            _ => return Err(Error::syntax("a quoted key that is not a string").at_byte(i)),
-        };
-        let eq = skip_ws(s, end);
-        if s.get(eq) != Some(&b'=') {
-            return Err(Error::syntax("expected '=' after a quoted key").at_byte(eq));
-        }
-        return Ok((name, eq));
-    }
     let mut name = Vec::new();
     let mut j = i;
     while j < s.len() {
@@ -664,7 +698,16 @@ fn key(text: &str, i: usize) -> Result<(String, usize)> {
             b'=' => {
                 let name = String::from_utf8(name)
                     .map_err(|_| Error::syntax("a key that is not UTF-8").at_byte(i))?;
-                return Ok((name, j));
+                return Ok(Some((name, j)));
+            }
+            b'"' => {
+                let end = syntax::skip_string(s, j)?;
+                match Variant::from_text(&text[j..end]) {
+                    Ok(Variant::String(n)) => name = n.into_bytes(),
+                    _ => return Err(Error::syntax("a quoted key that is not a string").at_byte(j)),
+                }
+                j = end;
+                continue;
             }
             b';' => {
                 return Err(
@@ -676,7 +719,7 @@ fn key(text: &str, i: usize) -> Result<(String, usize)> {
         }
         j += 1;
     }
-    Err(Error::syntax("expected '=' after a key, found the end of the text").at_byte(i))
+    Ok(None)
 }
 
 /// A ConfigFile section header: the text up to the first `]` not right after a `\`,

@@ -87,6 +87,14 @@ pub(crate) fn value_end(s: &[u8], i: usize) -> Result<usize> {
     };
     match c {
         b'"' => skip_string(s, i),
+        // A `#` colour: the hex digits after it, as the engine's lexer takes them.
+        b'#' => {
+            let mut j = i + 1;
+            while j < s.len() && s[j].is_ascii_hexdigit() {
+                j += 1;
+            }
+            Ok(j)
+        }
         b'&' | b'@' | b'^' if s.get(i + 1) == Some(&b'"') => skip_string(s, i + 1),
         b'(' | b'[' | b'{' => skip_group(s, i),
         c if is_ident_start(c) => {
@@ -180,8 +188,55 @@ pub(crate) fn char_at(s: &[u8], i: usize) -> char {
 /// Parses the value `text[start..end]` (found with [`value_end`]) as the engine's file
 /// reader does ([`FileReader`]). Errors carry their line and column in `text`.
 pub(crate) fn parse_value(text: &str, start: usize, end: usize) -> Result<Variant> {
+    if text[start..end].starts_with('#') {
+        // Read as Godot 4 does; a Godot 3 file's are read again once its dialect is known
+        // (`Document::reread_hex_colors`).
+        return hex_color(&text[start..end], Dialect::Godot4)
+            .map(Variant::Color)
+            .ok_or_else(|| {
+                Error::syntax(
+                    "a # colour of other than 3, 4, 6 or 8 hex digits (the engine reads it as black, with an error)",
+                )
+                .at_text(text, start)
+            });
+    }
     Variant::from_text_with(&text[start..end], &mut FileReader)
         .map_err(|e| Error::value(&e, text, start))
+}
+
+/// A `#` colour, as the engines' text reader reads one (its `Color::html`): `#rgb`,
+/// `#rrggbb`, and with alpha `#rgba` / `#rrggbbaa` in Godot 4, `#argb` / `#aarrggbb` in
+/// Godot 3 (a one-digit channel is the digit twice). Godot 4 divides in single
+/// precision, Godot 3 in double; `None` for another number of digits.
+pub(crate) fn hex_color(text: &str, dialect: Dialect) -> Option<godot_bin::Color> {
+    let hex = text.strip_prefix('#')?;
+    let digits: Vec<u32> = hex.chars().map(|c| c.to_digit(16)).collect::<Option<_>>()?;
+    // Each channel as 0..=255, in the order the text holds them.
+    let channels: Vec<u32> = match digits.len() {
+        3 | 4 => digits.iter().map(|d| d * 17).collect(),
+        6 | 8 => digits.chunks(2).map(|p| p[0] * 16 + p[1]).collect(),
+        _ => return None,
+    };
+    let alpha = channels.len() == 4;
+    let (rgb, a) = match (dialect, alpha) {
+        (_, false) => (&channels[..], None),
+        (Dialect::Godot3, true) => (&channels[1..], Some(channels[0])),
+        (_, true) => (&channels[..3], Some(channels[3])),
+    };
+    let unit = |c: u32| -> f32 {
+        match dialect {
+            Dialect::Godot3 => (f64::from(c) / 255.0) as f32,
+            // Godot 4 divides a one-digit channel by 15, a two-digit one by 255.
+            _ if digits.len() <= 4 => (c / 17) as f32 / 15.0,
+            _ => c as f32 / 255.0,
+        }
+    };
+    Some(godot_bin::Color::new(
+        unit(rgb[0]),
+        unit(rgb[1]),
+        unit(rgb[2]),
+        a.map_or(1.0, unit),
+    ))
 }
 
 /// How a file's values are read on top of the text form ([`ParseHook`]): references as

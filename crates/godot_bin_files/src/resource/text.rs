@@ -49,7 +49,9 @@
 use super::document::{Document, Form, Section};
 use super::reference::Reference;
 use super::syntax::Style;
-use super::versions::{needs_format_4, text_version, EngineVersion, NODE_ID_ATTRS};
+use super::versions::{
+    file_needs_format_4, text_version, EngineVersion, ResourceView, NODE_ID_ATTRS,
+};
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsio;
 use godot_bin::Dialect;
@@ -133,6 +135,7 @@ impl TextResource {
         } else {
             Dialect::Godot4
         };
+        doc.reread_hex_colors(dialect);
         for s in &mut doc.sections {
             s.properties.form = Form::Resource(dialect);
         }
@@ -143,11 +146,22 @@ impl TextResource {
             .iter()
             .any(|s| s.tag() == "node" && NODE_ID_ATTRS.iter().any(|a| s.attr(a).is_some()));
         let load_steps = doc.sections[0].attr("load_steps").is_some();
-        let format_4_values = format == 3
-            && doc
+        let format_4_values = format == 3 && {
+            let view: Vec<ResourceView<'_>> = doc
                 .sections
                 .iter()
-                .any(|s| s.properties.iter().any(|p| needs_format_4(p.value())));
+                .map(|s| {
+                    let id = (s.tag() == "sub_resource").then(|| s.id()).flatten();
+                    // The main resource's class is the header's `type`.
+                    let class = match s.tag() {
+                        "resource" => doc.sections[0].type_name(),
+                        _ => s.type_name(),
+                    };
+                    (class.unwrap_or(""), id, &s.properties)
+                })
+                .collect();
+            file_needs_format_4(&view)
+        };
         let engine = text_version(format, load_steps, steps, node_ids, format_4_values);
         Ok(TextResource {
             doc,

@@ -6,8 +6,9 @@
 //! release lists name the version that brought each change):
 //!
 //! * 4.3 brought text `format=4`: written only when a value holds a `PackedByteArray` of
-//!   more than 64 bytes or a `PackedVector4Array`; every non-empty byte array of such a
-//!   file is base64.
+//!   more than 64 bytes or a `PackedVector4Array` in a resource the saver looks into (not
+//!   an `ImageTexture`'s image: [`file_needs_format_4`]); every non-empty byte array of
+//!   such a file is base64.
 //! * 4.5 writes `-inf` (not `inf_neg`) in a `format=4` file, and floats as their shortest
 //!   text (which changes no value this crate writes: it always writes text the engine
 //!   reads back exactly).
@@ -199,6 +200,53 @@ pub(crate) fn needs_format_4(v: &godot_bin::Variant) -> bool {
         Variant::Object(o) => o.properties.iter().any(|(_, x)| needs_format_4(x)),
         _ => false,
     }
+}
+
+/// The properties whose resource the engine's text saver stores without looking into it
+/// when it chooses `format=4` (class, property): a `PROPERTY_USAGE_RESOURCE_NOT_PERSISTENT`
+/// property holding an object, which `_find_resources` lists as saved and does not visit
+/// (4.4.1's classes: only `ImageTexture.image`; `ImageTextureLayered` and
+/// `ImageTexture3D`'s `_images` hold an Array, which it does visit). So an `Image` whose
+/// data is over 64 bytes, used only as an `ImageTexture`'s image, leaves a file at
+/// `format=3`, as every such 4.3–4.7 file of the corpus shows.
+const NOT_LOOKED_INTO: [(&str, &str); 1] = [("ImageTexture", "image")];
+
+/// One resource of a file, as [`file_needs_format_4`] reads it: its class, its
+/// sub-resource id (`None` for the main resource or a node) and its properties.
+pub(crate) type ResourceView<'a> = (&'a str, Option<String>, &'a super::Properties);
+
+/// Whether the text saver of 4.3 and later writes `format=4` for a file of these
+/// resources: a value needing it ([`needs_format_4`]) in a resource the saver looks into,
+/// which is every one but a sub-resource referred to only through [`NOT_LOOKED_INTO`].
+pub(crate) fn file_needs_format_4(resources: &[ResourceView<'_>]) -> bool {
+    use super::Reference;
+    use std::collections::HashSet;
+    let mut hidden: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for (class, _, props) in resources {
+        for p in props.iter() {
+            let mut refs = Vec::new();
+            super::text::collect_references(p.value(), &mut refs);
+            let not_looked_into = NOT_LOOKED_INTO
+                .iter()
+                .any(|(c, name)| c == class && *name == p.name());
+            for r in refs {
+                if let Reference::Sub(id) = r {
+                    if not_looked_into && matches!(p.value(), godot_bin::Variant::Object(_)) {
+                        hidden.insert(id);
+                    } else {
+                        seen.insert(id);
+                    }
+                }
+            }
+        }
+    }
+    resources.iter().any(|(_, id, props)| {
+        let skipped = id
+            .as_ref()
+            .is_some_and(|i| hidden.contains(i) && !seen.contains(i));
+        !skipped && props.iter().any(|p| needs_format_4(p.value()))
+    })
 }
 
 #[cfg(test)]

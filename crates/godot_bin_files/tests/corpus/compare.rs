@@ -106,21 +106,40 @@ fn equivalent_values(a: &Variant, b: &Variant) -> Option<&'static str> {
     }
     match (a, b) {
         // `NodePath("..:")`: Godot 3.0's binary saver kept the empty subname, which the
-        // engine's own NodePath parser drops reading the text back.
-        (Variant::NodePath(x), Variant::NodePath(y))
-            if x.names == y.names
-                && x.absolute == y.absolute
-                && x.subnames
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .eq(y.subnames.iter().filter(|s| !s.is_empty())) =>
-        {
+        // engine's own NodePath parser drops reading the text back (also inside an Array
+        // or Dictionary, as an AnimationTreePlayer's `data` holds them).
+        _ if without_empty_subnames(a) == without_empty_subnames(b) => {
             Some("an empty trailing subname (`..:`), which the engine's NodePath parser drops too")
         }
         (Variant::ObjectId(o), Variant::Nil) | (Variant::Nil, Variant::ObjectId(o)) if o.0 == 0 => {
             Some("an empty object stored as null")
         }
         _ => None,
+    }
+}
+
+/// `v` with every NodePath's empty subnames left out, inside containers too.
+fn without_empty_subnames(v: &Variant) -> Variant {
+    match v {
+        Variant::NodePath(p) => {
+            let mut p = p.clone();
+            p.subnames.retain(|s| !s.is_empty());
+            Variant::NodePath(p)
+        }
+        Variant::Array(a) => {
+            let mut a = a.clone();
+            a.iter_mut().for_each(|x| *x = without_empty_subnames(x));
+            Variant::Array(a)
+        }
+        Variant::Dictionary(d) => {
+            let mut out = d.clone();
+            out.clear();
+            for (k, x) in d.iter() {
+                out.insert(without_empty_subnames(k), without_empty_subnames(x));
+            }
+            Variant::Dictionary(out)
+        }
+        other => other.clone(),
     }
 }
 
@@ -277,6 +296,30 @@ fn props(a: &Section, b: &Section, name: &str, map: &HashMap<String, String>, ou
 /// then each kind of section in order (`[ext_resource]` paired in order, their ids
 /// renamed as the conversion renamed them; `[sub_resource]` by id; nodes, connections,
 /// `[editable]` in order; `[resource]`).
+/// A header's `format=` 3 became 4 or 4 became 3 in a file of 4.3 or later, which reads
+/// both: the format only says how byte arrays are spelled (base64 in 4), and the values,
+/// compared on their own, are the same. A binary file does not hold the text format; the
+/// engine's text saver writes 4 exactly where a value needs it (a byte array over 64
+/// bytes, a PackedVector4Array), and so does the crate, whatever the original said (a
+/// 4.3-dev file's `format=4` with no such value, a 4.7 file's `format=3` with one). The
+/// engine judgement checks that choice against the engine's own save.
+fn text_format_equivalent(a: &TextResource, out: &mut [Diff]) {
+    if a.engine() < godot_bin_files::resource::EngineVersion::new(4, 3) {
+        return;
+    }
+    for d in out.iter_mut() {
+        let swapped = matches!(
+            &d.values,
+            Some((Variant::Int(3), Variant::Int(4))) | Some((Variant::Int(4), Variant::Int(3)))
+        );
+        if d.section == "[header]" && d.property == "@format" && swapped {
+            d.equivalent = Some(
+                "text format 3 <-> 4 in a 4.3+ file (byte arrays spelled otherwise, same values)",
+            );
+        }
+    }
+}
+
 pub fn compare_text(a: &TextResource, b: &TextResource) -> Vec<Diff> {
     let mut out = Vec::new();
     if a.header().tag() != b.header().tag() {
@@ -335,6 +378,7 @@ pub fn compare_text(a: &TextResource, b: &TextResource) -> Vec<Diff> {
         }
     }
     attrs(a.header(), b.header(), "[header]", &map, &mut out);
+    text_format_equivalent(a, &mut out);
     if ae.len() != be.len() {
         push(
             &mut out,
@@ -629,6 +673,50 @@ fn resolve(own: &str, rel: &str) -> String {
         }
     }
     format!("res://{}", parts.join("/"))
+}
+
+/// `v` with every Array and Dictionary untyped, inside containers too.
+fn untyped(v: &Variant) -> Variant {
+    match v {
+        Variant::Array(a) => {
+            let mut a = a.clone();
+            a.element_type = godot_bin::ElementType::Untyped;
+            a.items.iter_mut().for_each(|x| *x = untyped(x));
+            Variant::Array(a)
+        }
+        Variant::Dictionary(d) => {
+            let mut out = d.clone();
+            out.clear();
+            out.set_types(
+                godot_bin::ElementType::Untyped,
+                godot_bin::ElementType::Untyped,
+            );
+            for (k, x) in d.iter() {
+                out.insert(untyped(k), untyped(x));
+            }
+            Variant::Dictionary(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether a change is only an Array's or Dictionary's element types: what a binary file
+/// does not hold (the engine's binary saver writes them untyped, and the engine types
+/// the value again where it assigns it to a typed property, so it loads the same).
+pub fn element_types_only(d: &Diff) -> bool {
+    let Some((a, b)) = &d.values else {
+        return false;
+    };
+    a != b && untyped(a) == untyped(b)
+}
+
+/// The change with both values' element types left out, for the checks that follow
+/// (a typed Array whose floats the engine also printed with fewer digits).
+pub fn untyped_values(mut d: Diff) -> Diff {
+    if let Some((a, b)) = d.values.take() {
+        d.values = Some((untyped(&a), untyped(&b)));
+    }
+    d
 }
 
 /// Whether two values differ only in the digits of their floats (each within 1e-5 of the

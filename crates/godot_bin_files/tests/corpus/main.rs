@@ -14,6 +14,7 @@
 #[allow(dead_code)]
 mod compare;
 mod files;
+mod node_ids;
 mod table;
 
 use compare::{compare_binary, compare_config, compare_text, issue_names, Diff};
@@ -24,8 +25,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use table::Table;
 
-/// `1` fails the run on the known gaps of the conversions too (see [`known_gap`]).
-const GAPS_ENV: &str = "GODOT_BIN_CORPUS_KNOWN_GAPS";
 fn print(s: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -65,6 +64,10 @@ fn main() {
         trial("reprint_same_values", reprint_same_values),
         trial("text_binary_text", text_binary_text),
         trial("binary_text_binary", binary_text_binary),
+        Trial::test("corpus::node_ids_scan", || {
+            node_ids::scan_self_test().map_err(Failed::from)
+        }),
+        trial("node_ids_46", node_ids::node_ids_46),
     ];
     libtest_mimic::run(&args, trials).exit();
 }
@@ -259,19 +262,6 @@ fn reprint_same_values(c: &Corpus) -> Result<(), Failed> {
     }
 }
 
-/// The gaps of the conversions known and being fixed in main (issue 41): a silent loss of
-/// one of them fails the run only with `GODOT_BIN_CORPUS_KNOWN_GAPS=1`; the others always.
-fn known_gap(d: &Diff) -> Option<&'static str> {
-    let p = d.property.as_str();
-    match p {
-        "@index" => Some("node index"),
-        "@unique_id" | "@parent_id_path" => Some("4.6 node ids"),
-        "@format" if d.section == "[header]" => Some("format"),
-        "@path" if d.section.starts_with("[ext_resource") => Some("relative ext_resource path"),
-        _ => None,
-    }
-}
-
 /// How one conversion went, what its table counts.
 struct Outcome {
     /// Changes that lose nothing the engine loads.
@@ -303,7 +293,6 @@ const CONVERT_COLUMNS: &[&str] = &[
     "equivalent only",
     "issues, all named",
     "silent loss",
-    "known gap only",
     "refused",
 ];
 
@@ -312,7 +301,6 @@ struct Tally {
     title: String,
     table: Table,
     silent: Vec<String>,
-    gaps: BTreeMap<&'static str, Vec<String>>,
     refused: Vec<String>,
     issues: BTreeMap<String, usize>,
     equivalent: BTreeMap<&'static str, usize>,
@@ -324,7 +312,6 @@ impl Tally {
             title: title.to_string(),
             table: Table::new(title, CONVERT_COLUMNS),
             silent: Vec::new(),
-            gaps: BTreeMap::new(),
             refused: Vec::new(),
             issues: BTreeMap::new(),
             equivalent: BTreeMap::new(),
@@ -358,19 +345,11 @@ impl Tally {
                 .entry(d.equivalent.unwrap_or(""))
                 .or_default() += 1;
         }
-        let (gaps, real): (Vec<&Diff>, Vec<&Diff>) =
-            o.silent.iter().partition(|d| known_gap(d).is_some());
-        for d in &gaps {
-            let g = known_gap(d).unwrap_or("");
-            self.gaps.entry(g).or_default().push(format!("{at}: {d}"));
-        }
-        for d in &real {
+        for d in &o.silent {
             self.silent.push(format!("{at}: {d}"));
         }
-        let col = if !real.is_empty() {
+        let col = if !o.silent.is_empty() {
             "silent loss"
-        } else if !gaps.is_empty() {
-            "known gap only"
         } else if o.named.is_empty() && o.issues.is_empty() && o.equivalent.is_empty() {
             "clean"
         } else if o.named.is_empty() && o.issues.is_empty() {
@@ -382,7 +361,6 @@ impl Tally {
     }
 
     fn finish(self) -> Result<(), Failed> {
-        let gaps_fail = std::env::var(GAPS_ENV).is_ok_and(|v| v == "1");
         let mut out = self.table.render();
         out.push_str("changes that lose nothing the engine loads:\n");
         for (k, n) in &self.equivalent {
@@ -392,14 +370,10 @@ impl Tally {
         for (k, n) in &self.issues {
             out.push_str(&format!("  {n:>6}  {k}\n"));
         }
-        for (g, items) in &self.gaps {
-            out.push_str(&listing(&format!("known gap {g:?}, silent"), items, 5));
-        }
         out.push_str(&listing("silent losses", &self.silent, 60));
         out.push_str(&listing("refused", &self.refused, 20));
         print(&out);
         write_report(&self.title, &out, &self.silent);
-        let gap_count: usize = self.gaps.values().map(Vec::len).sum();
         let mut msg = String::new();
         if !self.silent.is_empty() {
             msg.push_str(&listing(
@@ -411,17 +385,7 @@ impl Tally {
         if !self.refused.is_empty() {
             msg.push_str(&listing("conversions refused", &self.refused, 20));
         }
-        if gaps_fail && gap_count > 0 {
-            for (g, items) in &self.gaps {
-                msg.push_str(&listing(&format!("known gap {g:?}"), items, 10));
-            }
-        }
         if msg.is_empty() {
-            if gap_count > 0 {
-                print(&format!(
-                    "{gap_count} silent changes of known gaps not failed ({GAPS_ENV}=1 fails them)\n"
-                ));
-            }
             Ok(())
         } else {
             Err(msg.into())

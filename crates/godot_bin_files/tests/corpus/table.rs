@@ -21,6 +21,11 @@ impl Table {
 
     /// Adds one to `column` of (project, form).
     pub fn add(&mut self, project: &str, form: &str, column: &str) {
+        self.add_n(project, form, column, 1);
+    }
+
+    /// Adds `count` to `column` of (project, form).
+    pub fn add_n(&mut self, project: &str, form: &str, column: &str, count: usize) {
         let n = self.columns.len();
         let i = self
             .columns
@@ -29,7 +34,7 @@ impl Table {
             .unwrap_or_else(|| panic!("no column {column:?} in table {:?}", self.title));
         self.rows
             .entry((project.to_string(), form.to_string()))
-            .or_insert_with(|| vec![0; n])[i] += 1;
+            .or_insert_with(|| vec![0; n])[i] += count as u64;
     }
 
     /// The table as aligned text: a row per project and form, then a row per form over

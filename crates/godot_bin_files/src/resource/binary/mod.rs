@@ -186,6 +186,10 @@ pub struct BinaryResource {
     /// The sub-resources, then the main resource (last, as the file stores them).
     resources: Vec<SubResource>,
     compression: Option<packed::Packed>,
+    /// Every int stored as 64 bits, as the file was read: the saver of Godot 3.0 and 3.1
+    /// compares with `-0x80000000`, an unsigned constant, so every int passes as too wide
+    /// (their files hold `0` as an INT64). Written back the same way.
+    wide_ints: bool,
 }
 
 fn unsupported(msg: String) -> Error {
@@ -224,6 +228,7 @@ impl BinaryResource {
             ext_resources: Vec::new(),
             resources: vec![SubResource::new(&main_id, class)],
             compression: None,
+            wide_ints: false,
         }
     }
 
@@ -606,6 +611,7 @@ impl BinaryResource {
             named_ids: self.header.flags & FLAG_NAMED_SCENE_IDS != 0,
             godot4: self.header.version.0 >= 4,
             nodepath_property: self.header.format < FORMAT_NO_NODEPATH_PROPERTY,
+            wide_ints: self.wide_ints,
         };
         let mut offsets = Vec::with_capacity(self.resources.len());
         for r in &self.resources {
@@ -745,6 +751,7 @@ fn read_content(
         named_ids: flags & FLAG_NAMED_SCENE_IDS != 0,
         godot4: version.0 >= 4,
         nodepath_property: format < FORMAT_NO_NODEPATH_PROPERTY,
+        wide_ints: std::cell::Cell::new(false),
     };
     let mut internals = Vec::with_capacity(table.len());
     for (path, offset) in table {
@@ -775,6 +782,7 @@ fn read_content(
             properties,
         });
     }
+    let wide_ints = tables.wide_ints.get();
     Ok(BinaryResource {
         header: Header {
             big_endian: big_endian == 1,
@@ -792,6 +800,7 @@ fn read_content(
         ext_resources: externals,
         resources: internals,
         compression,
+        wide_ints,
     })
 }
 

@@ -7,7 +7,7 @@
 //! | id | value | data |
 //! |---|---|---|
 //! | 1, 2 | nil, bool | -, u32 |
-//! | 3, 40 | int | i32 when it fits, else (40) i64 |
+//! | 3, 40 | int | i32 when it fits, else (40) i64 (Godot 3.0 and 3.1: always i64) |
 //! | 4, 41 | float | f32 when the value survives it, else (41) f64 |
 //! | 5, 44 | String, StringName | u32 length with the NUL, UTF-8, NUL |
 //! | 10, 45, 11, 46, 12, 47, 50, 51 | Vector2(i), Rect2(i), Vector3(i), Vector4(i) | components (reals: f32, or f64 in a double build's file; ints: i32) |
@@ -103,6 +103,9 @@ pub(crate) struct Tables<'a> {
     /// Format 2 (Godot 3.0): a NodePath has a property name after its subnames, read as
     /// one more subname, as the engine reads it.
     pub(crate) nodepath_property: bool,
+    /// Set on reading an int that fits 32 bits stored as 64 (Godot 3.0 and 3.1's saver
+    /// stores every int so), for the file to be written back the same way.
+    pub(crate) wide_ints: std::cell::Cell<bool>,
 }
 
 fn marker(class: &str, props: Vec<(&str, Variant)>) -> Variant {
@@ -232,7 +235,13 @@ fn read_value(input: &mut Input<'_>, t: &Tables<'_>, depth: usize) -> Result<Var
         NIL => Variant::Nil,
         BOOL => Variant::Bool(input.u32()? != 0),
         INT => Variant::Int(i64::from(input.i32()?)),
-        INT64 => Variant::Int(input.i64()?),
+        INT64 => {
+            let i = input.i64()?;
+            if i32::try_from(i).is_ok() {
+                t.wide_ints.set(true);
+            }
+            Variant::Int(i)
+        }
         FLOAT => Variant::Float(f64::from(input.real()?)),
         DOUBLE => Variant::Float(input.f64()?),
         STRING => Variant::String(input.string()?),
@@ -431,6 +440,8 @@ pub(crate) struct WriteTables<'a> {
     pub(crate) godot4: bool,
     /// Format 2: the last subname is written as the property (see [`Tables`]).
     pub(crate) nodepath_property: bool,
+    /// Every int written as 64 bits, as the file was read ([`Tables::wide_ints`]).
+    pub(crate) wide_ints: bool,
 }
 
 impl WriteTables<'_> {
@@ -487,15 +498,16 @@ fn write_value(out: &mut Output, v: &Variant, t: &mut WriteTables<'_>, depth: us
             out.u32(BOOL);
             out.u32(u32::from(*b));
         }
-        Variant::Int(i) => {
-            if let Ok(small) = i32::try_from(*i) {
+        Variant::Int(i) => match i32::try_from(*i) {
+            Ok(small) if !t.wide_ints => {
                 out.u32(INT);
                 out.u32(small as u32);
-            } else {
+            }
+            _ => {
                 out.u32(INT64);
                 out.u64(*i as u64);
             }
-        }
+        },
         Variant::Float(x) => {
             let narrow = *x as f32;
             // As the engine decides: a NaN (unequal to itself) is stored as a double.

@@ -194,6 +194,22 @@ fn errors_by_step(stderr: &str) -> BTreeMap<(String, String), Vec<String>> {
     out
 }
 
+/// The resources the engine found no loader for in one file's step (`No loader found for
+/// resource: <path>`), by path.
+fn missing_loader(
+    errs: &BTreeMap<(String, String), Vec<String>>,
+    idx: &str,
+    step: &str,
+) -> Option<Vec<String>> {
+    let v = errs.get(&(idx.to_string(), step.to_string()))?;
+    Some(
+        v.iter()
+            .filter_map(|m| m.split("No loader found for resource: ").nth(1))
+            .map(|rest| rest.split(' ').next().unwrap_or(rest).to_string())
+            .collect(),
+    )
+}
+
 /// An error line with its paths and numbers left out, to group files by reason.
 fn reason(msg: &str) -> String {
     let mut out = String::new();
@@ -277,6 +293,7 @@ const JUDGE_COLUMNS: &[&str] = &[
     "crate refused",
     "crate loads same",
     "crate differs as engine conv",
+    "crate: dependency not in corpus",
     "crate differs",
     "engine conv same",
     "engine conv differs",
@@ -305,6 +322,7 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
     let mut cannot: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut load_errors: BTreeMap<String, usize> = BTreeMap::new();
     let mut crate_differs: Vec<String> = Vec::new();
+    let mut missing_dep: Vec<String> = Vec::new();
     let mut engine_differs: Vec<String> = Vec::new();
     let mut refused: Vec<String> = Vec::new();
     let mut found = SaveFindings::default();
@@ -450,6 +468,27 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
                         t.add(&proj_label, form, "crate differs as engine conv");
                         like_engine.push(format!("{at}: neither conversion loads"));
                     }
+                    // The crate's text does not load where a dependency is missing from the
+                    // corpus (an asset whose import is not here) and the original could not
+                    // load it either: the engine's text loader refuses an ext_resource no
+                    // loader takes, where its binary loader goes on (its own conversion had
+                    // stored the missing resource as null). With the dependency there, the
+                    // same text loads.
+                    None if !j.is_text
+                        && missing_loader(&errs, &idx, "crate").is_some_and(|m| {
+                            !m.is_empty()
+                                && missing_loader(&errs, &idx, "orig")
+                                    .is_some_and(|o| m.iter().all(|x| o.contains(x)))
+                        }) =>
+                    {
+                        t.add(&proj_label, form, "crate: dependency not in corpus");
+                        missing_dep.push(format!(
+                            "{at}: {}",
+                            missing_loader(&errs, &idx, "crate")
+                                .and_then(|m| m.into_iter().next())
+                                .unwrap_or_default()
+                        ));
+                    }
                     other => {
                         t.add(&proj_label, form, "crate differs");
                         crate_differs.push(format!(
@@ -497,6 +536,11 @@ fn judge<K: Kind>(engine: &Godot<K>, c: &Corpus, dir: &str) -> Result<(), Failed
         "crate conversion loads differently",
         &crate_differs,
         30,
+    ));
+    out.push_str(&listing(
+        "crate conversion does not load for a dependency not in the corpus, which the original lacked too",
+        &missing_dep,
+        10,
     ));
     out.push_str(&listing(
         "crate conversion loads differently, as the engine's own conversion does",
@@ -638,9 +682,12 @@ fn engine_saves(
             }
             let again = TextResource::parse(&ours);
             let diffs: Vec<compare::Diff> = match &again {
+                // A binary file does not hold element types: the crate's text of it has
+                // none where the engine's text save (of the typed value it loaded) has.
                 Ok(x) => compare::compare_text(&t, x)
                     .into_iter()
-                    .filter(|d| d.equivalent.is_none())
+                    .filter(|d| d.equivalent.is_none() && !compare::element_types_only(d))
+                    .map(compare::untyped_values)
                     .collect(),
                 Err(_) => Vec::new(),
             };

@@ -6,6 +6,7 @@
 pub mod binary;
 pub mod config;
 pub mod floats;
+pub mod judged;
 pub mod serde;
 pub mod text;
 pub mod upgrade;
@@ -70,6 +71,7 @@ pub fn trials() -> Vec<Trial> {
     t.extend(binary::trials());
     t.extend(upgrade::trials());
     t.extend(floats::trials());
+    t.extend(judged::trials());
     t
 }
 

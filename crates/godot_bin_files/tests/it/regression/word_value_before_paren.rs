@@ -33,12 +33,19 @@ fn word_values_end_before_a_paren_as_the_engine_reads_them() {
     }
 }
 
-/// The fuzz input itself, kept in the repository.
+/// The fuzz input itself, kept in the repository. A `"` inside one of its keys starts a
+/// string there, as in the engines' key reader, which is never closed: both engines
+/// refuse the file (`ConfigFile.load` → `ERR_PARSE_ERROR`, "Unterminated string"), and
+/// so does the crate, with a syntax error.
 #[test]
-fn the_fuzz_input_reprints_and_reads_back() {
+fn the_fuzz_input_is_refused_as_the_engines_refuse_it() {
     let data = include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fuzz/regressions/resource_text-240dcf25"
     ));
-    config_reprint(std::str::from_utf8(&data[1..]).unwrap());
+    let err = ConfigFile::parse(std::str::from_utf8(&data[1..]).unwrap()).unwrap_err();
+    assert!(
+        matches!(err.kind(), godot_bin_files::ErrorKind::Syntax(_)),
+        "{err}"
+    );
 }

@@ -278,7 +278,7 @@ fn broken_text_is_a_typed_error_with_a_position() {
         ("[main]\nx=Vector2(1\n", 2, ErrorKind::Syntax(String::new())),
         ("[main\nx=1\n", 1, ErrorKind::Syntax(String::new())),
         ("x=\"open\n", 1, ErrorKind::Syntax(String::new())),
-        ("x=1\ny\n", 2, ErrorKind::Syntax(String::new())),
+        ("x=1\n\"y\n", 2, ErrorKind::Syntax(String::new())),
         ("x=\ny=2\n", 2, ErrorKind::Value(String::new())),
         ("x=[1, 2}\n", 1, ErrorKind::Value(String::new())),
     ];
@@ -294,6 +294,9 @@ fn broken_text_is_a_typed_error_with_a_position() {
             other => panic!("{text:?}: {other:?}"),
         }
     }
+    // A key the text ends in is not an error: the engines read what comes before it.
+    let cfg = "x=1\ny\n".parse::<ConfigFile>().unwrap();
+    assert_eq!(cfg.keys(""), vec!["x"]);
     // Nesting past the engine's limit is an error, not a stack overflow.
     let deep = format!("x={}{}\n", "[".repeat(5000), "]".repeat(5000));
     assert!(deep.parse::<ConfigFile>().is_err());
