@@ -108,7 +108,7 @@ const FRAMES_PER_POLL: usize = 64;
 /// wakes `cx` when it can). `Turn::More` when it should be polled again after the others,
 /// `Turn::Closed` when the connection is over.
 fn echo_turn(link: &mut Link, cx: &mut Context<'_>) -> Turn {
-    let turn = link.poll_messages(cx, FRAMES_PER_POLL, |m, replies| replies.queue(m));
+    let turn = link.poll_messages(cx, FRAMES_PER_POLL, |m, _, replies| replies.queue(false, m));
     if turn == Turn::Closed {
         return turn;
     }

@@ -221,12 +221,14 @@ impl WsServer {
             if !closed {
                 let id = c.id;
                 // The engine takes text messages as packets too.
-                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data, _| {
-                    if !data.is_empty() {
-                        on(WsEvent::Packet(id, data));
-                        any = true;
-                    }
-                });
+                let turn = c
+                    .link
+                    .poll_messages(&mut scx, FRAMES_PER_POLL, |data, _, _| {
+                        if !data.is_empty() {
+                            on(WsEvent::Packet(id, data));
+                            any = true;
+                        }
+                    });
                 match turn {
                     Turn::Drained => {}
                     // More may be waiting: come back after the others.
@@ -395,7 +397,7 @@ impl WsServer {
             // Read what the client sent meanwhile, so that closing the socket sends a FIN
             // rather than a reset that could discard our last packets at the client.
             for _ in 0..16 {
-                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _| {}) != Turn::More {
+                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _, _| {}) != Turn::More {
                     break;
                 }
             }

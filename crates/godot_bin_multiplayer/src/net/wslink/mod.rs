@@ -43,7 +43,7 @@ pub struct Link {
 
 impl Link {
     /// Reads the messages the client sent, handing each text or binary message (whole,
-    /// reassembled from its fragments) to `on` with the link's [`Replies`] (to answer on
+    /// reassembled from its fragments) to `on` with whether it came as text and the link's [`Replies`] (to answer on
     /// the same connection without a copy of the message), until the socket has no more
     /// (registering `cx`), `budget` frames were taken, or the connection ends
     /// ([`Frames::take`] says what is answered and what ends it; the close frame is
@@ -52,7 +52,7 @@ impl Link {
         &mut self,
         cx: &mut Context<'_>,
         budget: usize,
-        mut on: impl FnMut(&[u8], &mut Replies<'_>),
+        mut on: impl FnMut(&[u8], bool, &mut Replies<'_>),
     ) -> Turn {
         let mut taken = 0;
         loop {

@@ -4,7 +4,7 @@
 //! printed as a table (case, verdict, close code, RFC 6455 section).
 //!
 //! The server under test is the link with an echo that answers a message in its own type
-//! (`Replies::queue_same_type`), as the suite expects; the game server answers in binary
+//! (`Replies::queue` with the message's own type), as the suite expects; the game server answers in binary
 //! (it takes text messages as packets, as the engine does, and sends none). Two things the
 //! suite does not do are done here: the client reads the server's greeting (the game's
 //! first binary message, a peer id) before each case, and the pauses that wait for the
@@ -144,7 +144,7 @@ async fn serve_same_type(max: usize) -> (std::net::SocketAddr, tokio::task::Join
     let task = tokio::spawn(async move {
         let (tcp, _) = listener.accept().await.unwrap();
         let mut link = accept(tcp, &[7, 0, 0, 0], max).await.unwrap();
-        run_link(&mut link, 16, |m, replies| replies.queue_same_type(m)).await;
+        run_link(&mut link, 16, |m, text, replies| replies.queue(text, m)).await;
     });
     (addr, task)
 }
