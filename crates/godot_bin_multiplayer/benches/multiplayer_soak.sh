@@ -19,7 +19,7 @@ set -euo pipefail
 mins=${1:-30}
 bots=${SOAK_BOTS:-1000}
 cd "$(dirname "$0")/.."
-cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo --example multiplayer_soak
+cargo build --release -p godot_bin_multiplayer --example multiplayer_echo --example multiplayer_soak
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
 cores=$(nproc)

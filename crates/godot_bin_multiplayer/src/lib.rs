@@ -72,11 +72,16 @@ pub mod wire;
 
 /// The transport internals [`net::Host`] runs on, for the crate's own bare-transport
 /// benchmark (`examples/multiplayer_bare`: the same packets echoed on the same transport
-/// code, no session), which the load run holds the server to. Not a stable API: only with
-/// the `internals` feature, as quinn-proto keeps its fuzzing entry points behind
-/// `cfg(fuzzing)`. A third-party transport needs none of it: it implements
-/// [`net::ServerTransport`] or [`net::ClientTransport`].
-#[cfg(feature = "internals")]
+/// code, no session), which the load run holds the server to, and for the framing's fuzz
+/// target. Not an API: it exists only in a build with `--cfg godot_bin_internals` (the
+/// load run's scripts set it) or `--cfg fuzzing` (cargo-fuzz sets it), as quinn-proto keeps
+/// its fuzzing entry points behind `cfg(fuzzing)`; no feature turns it on. A third-party
+/// transport needs none of it: it implements [`net::ServerTransport`] or
+/// [`net::ClientTransport`].
+#[cfg(all(
+    any(feature = "websocket", feature = "enet"),
+    any(fuzzing, godot_bin_internals)
+))]
 pub mod internals {
     #[cfg(feature = "websocket")]
     pub use crate::net::ready;
@@ -84,7 +89,6 @@ pub mod internals {
     pub use crate::net::shards;
     #[cfg(feature = "enet")]
     pub use crate::net::udp;
-    pub use crate::net::window;
     #[cfg(feature = "websocket")]
     pub use crate::net::wslink;
 }

@@ -5,7 +5,6 @@
 use super::shards::Shards;
 use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 use super::udp::{bind_server, Udp};
-use super::{enet_channel, from_enet_channel};
 use crate::map::Map;
 use crate::scene::TransferMode;
 use rusty_enet::{Event, Packet, PacketKind};
@@ -16,19 +15,27 @@ use std::task::Context;
 use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
 
-/// What an ENet link reports.
-pub(crate) enum EnetEvent<'a> {
-    /// A peer connected (server: with the Godot id it chose).
-    Connected(i32),
-    /// A packet.
-    Packet {
-        from: i32,
-        channel: u8,
-        mode: TransferMode,
-        data: &'a [u8],
-    },
-    /// A peer left.
-    Disconnected(i32),
+/// ENet channel for a SceneMultiplayer channel and mode: channels 0 and 1 are the
+/// engine's system channels (reliable, unreliable); user channel c is ENet channel c + 1.
+fn enet_channel(channel: u8, mode: TransferMode) -> u8 {
+    match (channel, mode) {
+        (0, TransferMode::Reliable) => 0,
+        (0, _) => 1,
+        (c, _) => c.saturating_add(1),
+    }
+}
+
+/// SceneMultiplayer channel and mode of a packet that came on ENet channel `ch`. The mode
+/// is not read from the packet: `rusty_enet` 0.4.1's `Packet::kind()` reports every
+/// received packet as reliable. Channel 1 carries only unreliable packets; on the user
+/// channels the mode is taken as reliable, which only matters when the packet is relayed
+/// (a relayed packet then keeps its order and arrives).
+fn from_enet_channel(ch: u8) -> (u8, TransferMode) {
+    match ch {
+        0 => (0, TransferMode::Reliable),
+        1 => (0, TransferMode::Unreliable),
+        c => (c - 1, TransferMode::Reliable),
+    }
 }
 
 /// ENet hosts on one socket ([`Shards`]) and the Godot peer ids of their ENet peers.
@@ -106,29 +113,31 @@ impl EnetLink {
         self.socket.poll_recv_ready(cx).is_ready()
     }
 
-    /// One turn of the hosts ([`Shards::run`]: what is waiting, for the hosts it came
-    /// for, or with `all` for every host), telling `on` what happened as it happens
-    /// (packets borrowed from ENet, no copy); `on` says for `Connected` whether to keep
-    /// the peer. Whether anything happened.
+    /// One turn of the hosts at `now` ([`Shards::run`]: what is waiting, for the hosts
+    /// it came for, or with `all` for every host), telling `on` what happened as it
+    /// happens (packets borrowed from ENet, no copy); `on` says for `Connected` whether to
+    /// keep the peer (a client's link reports its server as peer 1). Whether anything
+    /// happened.
     ///
     /// What ENet sent meanwhile (acknowledgements, pings, retransmissions) is held: when
     /// something happened, to go out with the answers at the caller's next
     /// [`flush`](Self::flush), which it must call before it waits; when nothing did, here.
     pub(crate) fn service(
         &mut self,
+        now: Instant,
         all: bool,
-        mut on: impl FnMut(EnetEvent<'_>) -> bool,
+        on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
     ) -> io::Result<bool> {
         let (ids, is_server, max_packet) = (&mut self.ids, self.is_server, self.max_packet);
         let any = self.shards.run(all, |index, event| {
-            dispatch(ids, is_server, max_packet, index, event, &mut on);
+            dispatch(ids, is_server, max_packet, index, event, on);
             false
         })?;
         if !any {
             // No answer will follow: what ENet queued goes now.
             self.shards.send_held();
         }
-        self.shards.tidy(Instant::now());
+        self.shards.tidy(now);
         Ok(any)
     }
 
@@ -248,12 +257,12 @@ fn dispatch(
     max_packet: usize,
     index: usize,
     event: Event<'_, Udp>,
-    on: &mut impl FnMut(EnetEvent<'_>) -> bool,
+    on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
 ) {
     match event {
         Event::Connect { peer, data } => {
             if !is_server {
-                on(EnetEvent::Connected(1));
+                on(TransportEvent::Connected(1));
                 return;
             }
             // The engine resets a peer whose id is below 2 or taken.
@@ -263,7 +272,7 @@ fn dispatch(
                 return;
             }
             ids.insert(id, index);
-            if !on(EnetEvent::Connected(id)) {
+            if !on(TransportEvent::Connected(id)) {
                 ids.remove(id);
                 peer.reset();
             }
@@ -280,7 +289,7 @@ fn dispatch(
                 return;
             }
             let (channel, mode) = from_enet_channel(channel_id);
-            on(EnetEvent::Packet {
+            on(TransportEvent::Packet {
                 from,
                 channel,
                 mode,
@@ -289,7 +298,7 @@ fn dispatch(
         }
         Event::Disconnect { .. } => {
             if let Some(id) = ids.remove_at(index) {
-                on(EnetEvent::Disconnected(id));
+                on(TransportEvent::Disconnected(id));
             }
         }
     }
@@ -310,11 +319,17 @@ pub(crate) struct EnetServer {
 }
 
 impl EnetServer {
-    pub(crate) fn new(link: EnetLink, service_interval: Duration, queue: usize) -> Self {
+    /// A server serviced every `service_interval` from `now`.
+    pub(crate) fn new(
+        link: EnetLink,
+        service_interval: Duration,
+        queue: usize,
+        now: Instant,
+    ) -> Self {
         EnetServer {
             link,
             service_interval,
-            next_service: Instant::now(),
+            next_service: now,
             queue: u32::try_from(queue).unwrap_or(u32::MAX),
         }
     }
@@ -335,21 +350,7 @@ impl ServerTransport for EnetServer {
         if force {
             self.next_service = now + self.service_interval;
         }
-        Ok(self.link.service(force, |ev| match ev {
-            EnetEvent::Connected(id) => on(TransportEvent::Connected(id)),
-            EnetEvent::Packet {
-                from,
-                channel,
-                mode,
-                data,
-            } => on(TransportEvent::Packet {
-                from,
-                channel,
-                mode,
-                data,
-            }),
-            EnetEvent::Disconnected(id) => on(TransportEvent::Disconnected(id)),
-        })?)
+        Ok(self.link.service(now, force, on)?)
     }
 
     fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) -> Sent {
@@ -393,11 +394,12 @@ pub(crate) struct EnetClient {
 }
 
 impl EnetClient {
-    pub(crate) fn new(link: EnetLink, service_interval: Duration) -> Self {
+    /// A client serviced at least every `service_interval` from `now`.
+    pub(crate) fn new(link: EnetLink, service_interval: Duration, now: Instant) -> Self {
         EnetClient {
             link,
             service_interval,
-            next_service: Instant::now() + service_interval,
+            next_service: now + service_interval,
         }
     }
 }
@@ -409,9 +411,9 @@ impl ClientTransport for EnetClient {
         now: Instant,
         on: &mut dyn FnMut(LinkEvent<'_>),
     ) -> crate::error::Result<bool> {
-        let any = self.link.service(true, |ev| {
+        let any = self.link.service(now, true, &mut |ev| {
             match ev {
-                EnetEvent::Packet {
+                TransportEvent::Packet {
                     channel,
                     mode,
                     data,
@@ -421,8 +423,8 @@ impl ClientTransport for EnetClient {
                     mode,
                     data,
                 }),
-                EnetEvent::Disconnected(_) => on(LinkEvent::Closed),
-                EnetEvent::Connected(_) => {}
+                TransportEvent::Disconnected(_) => on(LinkEvent::Closed),
+                TransportEvent::Connected(_) => {}
             }
             true
         })?;

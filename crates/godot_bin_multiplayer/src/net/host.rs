@@ -109,11 +109,12 @@ impl HostBuilder {
     }
 
     /// Lets the host gather work before it looks at its sockets again: after a turn that
-    /// leaves nothing to do, the thread sleeps for `window` (a blocking sleep, cut short by
-    /// the session's next timer), and the next turn takes everything that arrived
-    /// meanwhile. The engine gets the same from its frame, which reads its sockets once a
-    /// frame; this adds at most `window` to an answer's latency, and a turn that still has
-    /// work never waits.
+    /// leaves nothing to do, the host waits `window` on its timer (cut short by the
+    /// session's next timer) without reading its sockets, and the next turn takes
+    /// everything that arrived meanwhile. The engine gets the same from its frame, which
+    /// reads its sockets once a frame; this adds at most `window` to an answer's latency
+    /// (rounded up to the runtime timer's millisecond), and a turn that still has work,
+    /// or what the game queued meanwhile, never waits.
     ///
     /// Why: a server that keeps up with its peers goes to sleep after every few packets,
     /// and each packet that wakes it costs a wake-up; ENet also services its hosts and
@@ -121,10 +122,8 @@ impl HostBuilder {
     /// CPU-second at 1,000 WebSocket peers and 27-35% more on ENet, p99 latency unchanged
     /// at 1,000 peers (benches/RESULTS.md, issue 26).
     ///
-    /// It blocks the thread that polls the host, so use it only where the host has its
-    /// runtime's thread to itself (a `current_thread` runtime running the host alone, as
-    /// `examples/multiplayer_echo` does): on a shared runtime it would stall every other
-    /// task on that thread. Default zero: no window.
+    /// It blocks nothing: the wait is the host's own timer, so other tasks on the thread
+    /// run meanwhile. Default zero: no window.
     pub fn batch_window(mut self, window: Duration) -> Self {
         self.batch_window = window;
         self
@@ -140,6 +139,7 @@ impl HostBuilder {
 
     /// Binds the listeners.
     pub async fn start(self) -> Result<Host> {
+        let now = Instant::now();
         let mut transports: Vec<(Kind, Box<dyn ServerTransport>)> = Vec::new();
         #[cfg(feature = "websocket")]
         if let Some(addr) = self.ws {
@@ -150,11 +150,10 @@ impl HostBuilder {
         #[cfg(feature = "enet")]
         if let Some(addr) = self.enet {
             let link = EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?;
-            let enet = EnetServer::new(link, self.service_interval, self.queue);
+            let enet = EnetServer::new(link, self.service_interval, self.queue, now);
             transports.push((Kind::Enet, Box::new(enet)));
         }
         transports.extend(self.custom.into_iter().map(|t| (Kind::Other, t)));
-        let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
             transports,
@@ -162,6 +161,7 @@ impl HostBuilder {
             sync_interval: self.sync_interval,
             next_sync: now,
             batch_window: self.batch_window,
+            gathering: None,
         })
     }
 }
@@ -191,6 +191,8 @@ pub struct Host {
     next_sync: Instant,
     /// [`HostBuilder::batch_window`].
     batch_window: Duration,
+    /// The end of the batch window under way: until then the sockets are not read.
+    gathering: Option<Instant>,
 }
 
 /// Which transport a host's entry is, for [`Host::websocket_addr`] and
@@ -394,6 +396,9 @@ impl Host {
     /// One turn of the loop: hand out the next event, or take in everything the sockets
     /// have, or register for the next wake.
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event>> {
+        // The window ended in this call and the turn after it found nothing: the next wait
+        // is for the sockets, not another window.
+        let mut gathered = false;
         loop {
             self.queue_outputs();
             if let Some(ev) = self.server.poll_event() {
@@ -411,6 +416,15 @@ impl Host {
             // Every event of this turn is out and answered: write what it produced, one
             // write per connection, before waiting for more.
             self.write_out();
+            // In the batch window, the sockets wait (what wakes the task meanwhile finds
+            // them at the window's end); the timer is the host's own.
+            if let Some(until) = self.gathering {
+                if self.wait_until(cx, until).is_pending() {
+                    return Poll::Pending;
+                }
+                self.gathering = None;
+                gathered = true;
+            }
             let now = Instant::now();
             let progressed = match self.poll_transports(cx, now) {
                 Ok(p) => p,
@@ -418,20 +432,34 @@ impl Host {
             };
             self.on_timer(now);
             if progressed || self.server.has_output() {
+                gathered = false;
                 continue;
             }
-            let wake = tokio::time::Instant::from_std(self.next_wake());
-            if self.sleep.deadline() != wake {
-                self.sleep.as_mut().reset(wake);
-            }
-            if self.sleep.as_mut().poll(cx).is_pending() {
-                // Everything is written and nothing is left: gather for the window. What
-                // arrives meanwhile is found by the runtime's next look at the sockets, all
-                // at once, and taken in one turn.
-                super::window::gather(self.batch_window, Some(wake.into_std()));
+            // Everything is written and nothing is left: wait for the sockets or the next
+            // timer, or first gather for the window (cut short by the next timer). What
+            // arrives meanwhile is taken in one turn at its end.
+            let wake = self.next_wake();
+            let until = if self.batch_window.is_zero() || gathered {
+                wake
+            } else {
+                let end = (now + self.batch_window).min(wake);
+                self.gathering = Some(end);
+                end
+            };
+            if self.wait_until(cx, until).is_pending() {
                 return Poll::Pending;
             }
+            self.gathering = None;
         }
+    }
+
+    /// Sets the host's timer for `at` (registering `cx`); ready once it is due.
+    fn wait_until(&mut self, cx: &mut Context<'_>, at: Instant) -> Poll<()> {
+        let at = tokio::time::Instant::from_std(at);
+        if self.sleep.deadline() != at {
+            self.sleep.as_mut().reset(at);
+        }
+        self.sleep.as_mut().poll(cx)
     }
 
     /// Sends what is queued, then waits for the next event. Cancel-safe: nothing is lost

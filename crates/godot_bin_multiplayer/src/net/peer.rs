@@ -1,7 +1,9 @@
 //! One client of a Godot server (or of a [`Host`](super::Host)): a bot.
 
 #[cfg(feature = "enet")]
-use super::enet::{EnetClient, EnetEvent, EnetLink};
+use super::enet::{EnetClient, EnetLink};
+#[cfg(feature = "enet")]
+use super::transport::TransportEvent;
 use super::transport::{ClientTransport, LinkEvent};
 #[cfg(feature = "websocket")]
 use super::ws::WsClient;
@@ -79,11 +81,11 @@ impl PeerBuilder {
         let connect = async {
             loop {
                 let mut state = None;
-                link.service(true, |ev| {
+                link.service(Instant::now(), true, &mut |ev| {
                     match ev {
-                        EnetEvent::Connected(_) => state = state.or(Some(true)),
-                        EnetEvent::Disconnected(_) => state = Some(false),
-                        EnetEvent::Packet {
+                        TransportEvent::Connected(_) => state = state.or(Some(true)),
+                        TransportEvent::Disconnected(_) => state = Some(false),
+                        TransportEvent::Packet {
                             channel,
                             mode,
                             data,
@@ -112,7 +114,8 @@ impl PeerBuilder {
             .await
             .map_err(|_| Error::from(ErrorKind::Transport("ENet connect timed out".into())))??;
         let every = self.service_interval;
-        self.connect_with(Box::new(EnetClient::new(link, every)), id, early)
+        let enet = EnetClient::new(link, every, Instant::now());
+        self.connect_with(Box::new(enet), id, early)
     }
 }
 

@@ -63,7 +63,8 @@ pub struct Shards {
     /// Something was queued on the host since its last flush.
     queued: Vec<bool>,
     buf: Box<[u8; MTU_MAX]>,
-    next_sweep: Instant,
+    /// When the routes are next read back (set at the first [`Shards::tidy`]).
+    next_sweep: Option<Instant>,
     /// A connect found every host full: read the routes back at the next [`Shards::tidy`].
     sweep_soon: bool,
 }
@@ -98,7 +99,7 @@ impl Shards {
             touched: Vec::new(),
             queued: Vec::new(),
             buf: Box::new([0; MTU_MAX]),
-            next_sweep: Instant::now() + SWEEP_EVERY,
+            next_sweep: None,
             sweep_soon: false,
         };
         shards.add_host()?;
@@ -284,13 +285,12 @@ impl Shards {
     /// Reads the routes back from the peers' states when it is time, and only when every
     /// delivered datagram has been serviced (a connect still in an inbox has no peer yet).
     pub fn tidy(&mut self, now: Instant) {
-        if !(self.sweep_soon || now >= self.next_sweep)
-            || !self.hosts.iter().all(|h| h.socket().inbox_is_empty())
-        {
+        let due = *self.next_sweep.get_or_insert(now + SWEEP_EVERY) <= now;
+        if !(self.sweep_soon || due) || !self.hosts.iter().all(|h| h.socket().inbox_is_empty()) {
             return;
         }
         self.sweep_soon = false;
-        self.next_sweep = now + SWEEP_EVERY;
+        self.next_sweep = Some(now + SWEEP_EVERY);
         self.route.clear();
         for (k, host) in self.hosts.iter_mut().enumerate() {
             self.routed[k] = 0;

@@ -166,7 +166,6 @@ pub(super) fn put_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
     out.extend_from_slice(payload);
 }
 
-
 /// What [`Frames::take`] stopped on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {

@@ -15,8 +15,8 @@
 
 mod frames;
 
-pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, CLOSE_POLICY, READ_BUFFER};
 use frames::*;
+pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, CLOSE_POLICY, READ_BUFFER};
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};

@@ -164,7 +164,11 @@ async fn echo(mut link: Link) -> Vec<Vec<u8>> {
 
 /// Reads `link` in turns of `budget` frames, handing each message to `on`, and writes
 /// what was queued after every turn, until the connection ends.
-async fn run_link(link: &mut Link, budget: usize, mut on: impl FnMut(&[u8], bool, &mut Replies<'_>)) {
+async fn run_link(
+    link: &mut Link,
+    budget: usize,
+    mut on: impl FnMut(&[u8], bool, &mut Replies<'_>),
+) {
     std::future::poll_fn(|cx| loop {
         let turn = link.poll_messages(cx, budget, &mut on);
         let _ = link.poll_flush(cx);
@@ -425,7 +429,11 @@ fn a_claimed_length_costs_nothing_until_its_bytes_come() {
     for (i, b) in frame[..200].iter().enumerate() {
         assert_eq!(f.take(&mut 0, 4, &mut on), Step::Need);
         let space = f.read_space();
-        assert_eq!(space.len(), READ_BUFFER - i, "byte {i}: the buffer did not grow");
+        assert_eq!(
+            space.len(),
+            READ_BUFFER - i,
+            "byte {i}: the buffer did not grow"
+        );
         space[0] = *b;
         f.received(1);
     }
@@ -442,7 +450,10 @@ fn a_claimed_length_costs_nothing_until_its_bytes_come() {
         let space = f.read_space();
         // Nothing of the frame is consumed yet: the buffer is `at` bytes and the space.
         let size = at + space.len();
-        assert!(!space.is_empty() && size <= (2 * at).max(READ_BUFFER), "at {at}: {size}");
+        assert!(
+            !space.is_empty() && size <= (2 * at).max(READ_BUFFER),
+            "at {at}: {size}"
+        );
         let n = space.len().min(frame.len() - at);
         space[..n].copy_from_slice(&frame[at..at + n]);
         f.received(n);
