@@ -100,7 +100,7 @@ pub use scene::{
     RpcMode, Scene, TransferMode, NODE_RPC_BIT,
 };
 pub use session::{
-    Client, Event, Options, Output, RpcCall, Server, SpawnEvent, SpawnScene, SyncEvent, SyncSpec,
-    Transmit, SERVER_ID,
+    Client, Event, Multiplayer, Options, Output, RpcCall, Server, Session, SpawnEvent, SpawnScene,
+    SyncEvent, SyncSpec, Transmit, SERVER_ID,
 };
 pub use variant_io::ArgsForm;

@@ -7,7 +7,7 @@ use super::transport::{Sent, ServerTransport, TransportEvent};
 use super::ws::WsServer;
 use crate::error::Result;
 use crate::scene::Scene;
-use crate::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
+use crate::session::{Event, Multiplayer, Options, Output, Server, SpawnScene, SyncSpec};
 use godot_bin::Variant;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -168,17 +168,19 @@ impl HostBuilder {
 
 /// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
 ///
-/// It owns a [`Server`] session and has the session's game-facing methods as its own:
-/// [`rpc_id`](Host::rpc_id), [`rpc`](Host::rpc), [`call_args`](Host::call_args),
-/// [`send_bytes`](Host::send_bytes), auth ([`send_auth`](Host::send_auth),
-/// [`complete_auth`](Host::complete_auth), [`disconnect_peer`](Host::disconnect_peer)),
-/// replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
-/// [`despawn`](Host::despawn)) and the peer list. What those queue is sent by
+/// It owns a [`Server`] session and dereferences to its game-facing half,
+/// [`Multiplayer`]: [`rpc_id`](Multiplayer::rpc_id), [`rpc`](Multiplayer::rpc),
+/// [`call_args`](Multiplayer::call_args), [`send_bytes`](Multiplayer::send_bytes), auth
+/// ([`send_auth`](Multiplayer::send_auth), [`complete_auth`](Multiplayer::complete_auth))
+/// and the peer list are the host's methods; [`disconnect_peer`](Host::disconnect_peer)
+/// and replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
+/// [`despawn`](Host::despawn)) are the server's, on the host. What those queue is sent by
 /// [`next_event`](Host::next_event) or [`flush`](Host::flush).
 ///
 /// The host drives the session itself (packets in, events out, `tick` on time), so the
-/// sans-IO half of [`Server`] (`receive`, `poll_event`, `poll_output`, `tick`) is not
-/// reachable through it: events come from [`next_event`](Host::next_event).
+/// sans-IO half of [`Server`] ([`Session`](crate::Session): `receive`, `poll_event`,
+/// `poll_output`, `tick`) is not reachable through it: events come from
+/// [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
     /// The transports, polled in this order each turn: WebSocket, ENet, then the
@@ -233,8 +235,6 @@ impl Host {
             custom: Vec::new(),
         }
     }
-
-    session::game_api!(server);
 
     /// Whether `peer` is linked (pending or admitted).
     pub fn has_peer(&self, peer: i32) -> bool {
@@ -466,5 +466,18 @@ impl Host {
     /// when the future is dropped before it completes.
     pub async fn next_event(&mut self) -> Result<Event> {
         std::future::poll_fn(|cx| self.poll_event(cx)).await
+    }
+}
+
+impl std::ops::Deref for Host {
+    type Target = Multiplayer;
+    fn deref(&self) -> &Multiplayer {
+        &self.server
+    }
+}
+
+impl std::ops::DerefMut for Host {
+    fn deref_mut(&mut self) -> &mut Multiplayer {
+        &mut self.server
     }
 }

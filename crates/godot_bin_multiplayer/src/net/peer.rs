@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::scene::Scene;
 #[cfg(feature = "enet")]
 use crate::scene::TransferMode;
-use crate::session::{self, Client, Event, Options, Output};
+use crate::session::{Client, Event, Multiplayer, Options, Output};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -165,13 +165,15 @@ impl PeerBuilder {
 /// }
 /// ```
 ///
-/// It owns a [`Client`] session and has the session's game-facing methods as its own:
-/// [`rpc_id`](Peer::rpc_id), [`rpc`](Peer::rpc), [`call_args`](Peer::call_args),
-/// [`send_bytes`](Peer::send_bytes), auth ([`send_auth`](Peer::send_auth),
-/// [`complete_auth`](Peer::complete_auth)) and the peer list. What those queue is sent by
+/// It owns a [`Client`] session and dereferences to its game-facing half,
+/// [`Multiplayer`]: [`rpc_id`](Multiplayer::rpc_id), [`rpc`](Multiplayer::rpc),
+/// [`call_args`](Multiplayer::call_args), [`send_bytes`](Multiplayer::send_bytes), auth
+/// ([`send_auth`](Multiplayer::send_auth), [`complete_auth`](Multiplayer::complete_auth))
+/// and the peer list are the peer's methods. What those queue is sent by
 /// [`next_event`](Peer::next_event) or [`flush`](Peer::flush). The peer drives the session
-/// itself, so the sans-IO half of [`Client`] (`receive`, `poll_event`, `tick`) is not
-/// reachable through it: events come from [`next_event`](Peer::next_event).
+/// itself, so the sans-IO half of [`Client`] ([`Session`](crate::Session): `receive`,
+/// `poll_event`, `tick`) is not reachable through it: events come from
+/// [`next_event`](Peer::next_event).
 pub struct Peer {
     client: Client,
     /// The link to the server; `None` once it is gone.
@@ -215,8 +217,6 @@ impl Peer {
             self.client.tick(now);
         }
     }
-
-    session::game_api!(client);
 
     /// Whether the link to the server is gone.
     pub fn is_closed(&self) -> bool {
@@ -343,5 +343,18 @@ impl Peer {
                 Poll::Pending => return Poll::Pending,
             }
         }
+    }
+}
+
+impl std::ops::Deref for Peer {
+    type Target = Multiplayer;
+    fn deref(&self) -> &Multiplayer {
+        &self.client
+    }
+}
+
+impl std::ops::DerefMut for Peer {
+    fn deref_mut(&mut self) -> &mut Multiplayer {
+        &mut self.client
     }
 }
