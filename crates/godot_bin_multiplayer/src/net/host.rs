@@ -365,7 +365,7 @@ impl Host {
     }
 
     /// When the loop must run with no I/O to wake it: the earliest of the session's next
-    /// timer ([`Server::poll_timeout`]), the next replication frame, with ENet the next
+    /// timer ([`Session::poll_timeout`](crate::Session::poll_timeout)), the next replication frame, with ENet the next
     /// service, and soon after a failed `accept`.
     fn next_wake(&self) -> Instant {
         let mut at = self.next_sync;

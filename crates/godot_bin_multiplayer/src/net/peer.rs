@@ -37,7 +37,7 @@ impl PeerBuilder {
     /// ENet only: how long the link may go without a `service` call while waiting
     /// (default 10 ms; thousands of bots in one process want more). ENet runs its
     /// retransmissions, pings and timeouts only inside `service`. The session's own timers
-    /// need no polling: the peer sleeps until [`Client::poll_timeout`]. A WebSocket peer
+    /// need no polling: the peer sleeps until [`Session::poll_timeout`](crate::Session::poll_timeout). A WebSocket peer
     /// ignores this.
     pub fn service_interval(mut self, every: Duration) -> Self {
         self.service_interval = every;

@@ -13,25 +13,31 @@
 //! * [`Server`] and [`Client`]: what only one role has (peers connecting, replication;
 //!   the link to the server).
 //!
-//! The state is in types that each own one job, as quinn-proto splits its `Connection`,
-//! each in its file:
+//! The state is in types that each own one job, as quinn-proto splits its `Connection`;
+//! the files below hold those types and know nothing of [`Multiplayer`]:
 //!
-//! * `peers`: the peer table ([`PeerState`](peers::PeerState) per peer, auth deadlines),
-//!   links coming up and going down, announcements and auth;
-//! * `paths`: the path cache, ours ([`PathCache`](paths::PathCache)) and each peer's
-//!   ([`PeerPaths`](paths::PeerPaths)), and its two commands;
-//! * `replication`: spawned nodes and synchronizer state
-//!   ([`Replication`](replication::Replication), and per peer
-//!   [`PeerReplication`](replication::PeerReplication)), both ways;
+//! * `peers`: the peer table (each peer's state by id, in id order, and the auth
+//!   deadlines);
+//! * `paths`: the path cache, ours (`PathCache`) and each peer's (`PeerPaths`);
+//! * `replication`: what a server spawned, with its synchronizers' values, what each peer
+//!   was sent or sent (`Replication`, `PeerReplication`), and a frame's sync packets;
 //! * `outbox`: the outputs and events waiting, and the buffers handed back;
-//! * `recv`: a packet in, one handler per command; `send`: RPCs and raw bytes out;
-//! * `timers`: `tick` and `poll_timeout`; `io`: the types that go in and out.
+//! * `io`: the types that go in and out.
+//!
+//! The files above [`Multiplayer`] are its jobs, each on those types:
+//!
+//! * `recv`: a packet in, one handler per command; `send`: RPCs, raw bytes and the path
+//!   announcements out; `link`: peers coming and going, announcements, auth;
+//!   `replicate`: spawns, despawns and synchronizer state out; `timers`: `tick` and
+//!   `poll_timeout`.
 
 mod io;
+mod link;
 mod outbox;
 mod paths;
 mod peers;
 mod recv;
+mod replicate;
 mod replication;
 mod send;
 mod timers;

@@ -2,13 +2,11 @@
 //! by, assigned on first use; we announce it to a peer with SIMPLIFY_PATH and call by it
 //! once the peer confirms (CONFIRM_PATH). A peer's ([`PeerPaths`], in its
 //! [`PeerState`](super::peers::PeerState)): the ids it announced for our nodes, and how far
-//! each of ours got with it.
+//! each of ours got with it. `send` announces, `recv` learns and confirms.
 
-use super::{Event, Multiplayer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::map::Map;
-use crate::scene::{NodeId, TransferMode};
-use crate::wire;
+use crate::scene::NodeId;
 
 /// How far a node's path-cache id has got with one peer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -53,7 +51,7 @@ impl PathCache {
     }
 
     /// The node our cache id `id` names, if it was assigned.
-    fn node(&self, id: u32) -> Option<NodeId> {
+    pub(super) fn node(&self, id: u32) -> Option<NodeId> {
         (id as usize)
             .checked_sub(1)
             .and_then(|i| self.assigned.get(i))
@@ -86,7 +84,7 @@ impl PeerPaths {
 
     /// How far our cache id of `node` got with the peer; `NotSent` becomes `Sent` (the
     /// caller sends it). `nodes` is the scene's size.
-    fn mark_sent(&mut self, node: NodeId, nodes: usize) -> PathState {
+    pub(super) fn mark_sent(&mut self, node: NodeId, nodes: usize) -> PathState {
         if self.sent.len() < nodes {
             self.sent.resize(nodes, PathState::NotSent);
         }
@@ -99,7 +97,7 @@ impl PeerPaths {
     }
 
     /// The peer announced `id` for `node`: at most `max` entries, no id twice.
-    fn learn(&mut self, id: u32, node: NodeId, max: usize) -> Result<()> {
+    pub(super) fn learn(&mut self, id: u32, node: NodeId, max: usize) -> Result<()> {
         if self.recv.contains_key(&id) {
             return Err(Error::from(ErrorKind::Invalid("duplicate path cache id")));
         }
@@ -111,7 +109,7 @@ impl PeerPaths {
     }
 
     /// The peer confirmed our id of `node`, which must have been sent to it.
-    fn confirm(&mut self, node: NodeId) -> Result<()> {
+    pub(super) fn confirm(&mut self, node: NodeId) -> Result<()> {
         match self.sent.get_mut(node.0 as usize) {
             Some(s @ (PathState::Sent | PathState::Confirmed)) => {
                 *s = PathState::Confirmed;
@@ -121,83 +119,5 @@ impl PeerPaths {
                 "confirmation of a path never sent",
             ))),
         }
-    }
-}
-
-impl Multiplayer {
-    /// Sends SIMPLIFY_PATH to `peer` if it never got one for `node`; returns whether the
-    /// peer confirmed the path.
-    pub(super) fn send_path(&mut self, node: NodeId, peer: i32) -> bool {
-        self.path_to(node, peer, false).unwrap_or(false)
-    }
-
-    /// [`send_path`](Self::send_path) with the peer looked up once: `None` if `peer` is
-    /// unknown or, with `admitted_only`, still in auth (then nothing is sent or assigned).
-    pub(super) fn path_to(&mut self, node: NodeId, peer: i32, admitted_only: bool) -> Option<bool> {
-        let nodes = self.scene.len();
-        let state = self
-            .peers
-            .get_mut(&peer)
-            .filter(|p| !admitted_only || p.pending.is_none())?;
-        let id = self.paths.id(node);
-        match state.paths.mark_sent(node, nodes) {
-            PathState::Confirmed => Some(true),
-            PathState::Sent => Some(false),
-            PathState::NotSent => {
-                let mut buf = Vec::new();
-                let node_ref = self.scene.get(node);
-                wire::put_simplify_path(&mut buf, &node_ref.checksum, id, &node_ref.path);
-                self.send_command(peer, 0, TransferMode::Reliable, buf);
-                Some(false)
-            }
-        }
-    }
-
-    /// SIMPLIFY_PATH from `from`: it calls our node at `path` by `cache_id` from now on;
-    /// confirmed, with whether its RPC checksum matches ours.
-    pub(super) fn on_simplify_path(
-        &mut self,
-        from: i32,
-        checksum: &[u8],
-        cache_id: u32,
-        path: &str,
-    ) -> Result<()> {
-        let node = self.node_id(path)?;
-        let peer = self
-            .peers
-            .get_mut(&from)
-            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
-        peer.paths
-            .learn(cache_id, node, self.opts.max_paths_per_peer)?;
-        let valid = checksum == self.scene.checksum(node).as_bytes();
-        if !valid {
-            self.outbox.event(Event::ChecksumMismatch {
-                peer: from,
-                path: path.to_owned(),
-            });
-        }
-        let mut buf = Vec::with_capacity(6);
-        wire::put_confirm_path(&mut buf, valid, cache_id);
-        self.send_command(from, 0, TransferMode::Reliable, buf);
-        Ok(())
-    }
-
-    /// CONFIRM_PATH from `from`: our `cache_id` may be used with it now.
-    pub(super) fn on_confirm_path(&mut self, from: i32, valid: bool, cache_id: u32) -> Result<()> {
-        let Some(node) = self.paths.node(cache_id) else {
-            return Ok(()); // The engine ignores confirmations of unknown ids.
-        };
-        let peer = self
-            .peers
-            .get_mut(&from)
-            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
-        peer.paths.confirm(node)?;
-        if !valid {
-            self.outbox.event(Event::ChecksumMismatch {
-                peer: from,
-                path: self.scene.path(node).to_owned(),
-            });
-        }
-        Ok(())
     }
 }

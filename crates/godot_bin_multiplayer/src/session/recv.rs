@@ -1,14 +1,15 @@
 //! Receiving: a packet from the transport, checked against the peer's state (auth, relay
 //! rules, RPC modes, limits) and handed to the handler of its command, which turns it
-//! into [`Event`]s, replies and relayed packets. The path-cache commands are handled in
-//! `paths`, the replication commands in `replication`.
+//! into [`Event`]s, replies and relayed packets: calls, raw bytes, the path cache
+//! (`paths`' types), replication in (`replication`'s).
 
-use super::io::RpcCall;
+use super::io::{RpcCall, SpawnEvent, SyncEvent};
 use super::{Event, Multiplayer, SERVER_ID};
 use crate::args::Args;
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, RpcMode, TransferMode};
-use crate::wire::{self, Command, NodeTarget, RemoteCall, Sys};
+use crate::variant_io;
+use crate::wire::{self, Command, NodeTarget, RemoteCall, Spawn, SyncPacket, Sys};
 use std::time::Instant;
 
 impl Multiplayer {
@@ -218,6 +219,154 @@ impl Multiplayer {
                 bytes: call.args.to_vec(),
             },
         }));
+        Ok(())
+    }
+
+    /// SIMPLIFY_PATH from `from`: it calls our node at `path` by `cache_id` from now on;
+    /// confirmed, with whether its RPC checksum matches ours.
+    pub(super) fn on_simplify_path(
+        &mut self,
+        from: i32,
+        checksum: &[u8],
+        cache_id: u32,
+        path: &str,
+    ) -> Result<()> {
+        let node = self.node_id(path)?;
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+        peer.paths
+            .learn(cache_id, node, self.opts.max_paths_per_peer)?;
+        let valid = checksum == self.scene.checksum(node).as_bytes();
+        if !valid {
+            self.outbox.event(Event::ChecksumMismatch {
+                peer: from,
+                path: path.to_owned(),
+            });
+        }
+        let mut buf = Vec::with_capacity(6);
+        wire::put_confirm_path(&mut buf, valid, cache_id);
+        self.send_command(from, 0, TransferMode::Reliable, buf);
+        Ok(())
+    }
+
+    /// CONFIRM_PATH from `from`: our `cache_id` may be used with it now.
+    pub(super) fn on_confirm_path(&mut self, from: i32, valid: bool, cache_id: u32) -> Result<()> {
+        let Some(node) = self.paths.node(cache_id) else {
+            return Ok(()); // The engine ignores confirmations of unknown ids.
+        };
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+        peer.paths.confirm(node)?;
+        if !valid {
+            self.outbox.event(Event::ChecksumMismatch {
+                peer: from,
+                path: self.scene.path(node).to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// SPAWN from the spawner's authority (client side).
+    pub(super) fn on_spawn(&mut self, from: i32, spawn: Spawn<'_>) -> Result<()> {
+        let max = self.opts.max_spawned_per_peer;
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+        let spawner = peer.paths.node(spawn.spawner)?;
+        if self.scene.get(spawner).authority != from {
+            return Err(Error::from(ErrorKind::NotAllowed(
+                "spawn from a peer that is not the spawner's authority",
+            )));
+        }
+        let known = &mut peer.replication;
+        if known.spawned.contains_key(&spawn.net_id) {
+            return Err(Error::from(ErrorKind::Invalid("net id already spawned")));
+        }
+        if known.spawned.len() >= max {
+            return Err(Error::from(ErrorKind::Limit("spawned nodes per peer")));
+        }
+        let arg = match spawn.arg {
+            Some(a) => Some(variant_io::decode_compressed(a)?.0),
+            None => None,
+        };
+        let state = variant_io::decode_all_values(spawn.state)?;
+        let sync_ids: Vec<u32> = spawn.sync_ids().collect();
+        for &id in &sync_ids {
+            known.syncs.insert(id, None);
+        }
+        known.spawned.insert(spawn.net_id, sync_ids.clone());
+        self.outbox.event(Event::Spawn(SpawnEvent {
+            from,
+            spawner,
+            net_id: spawn.net_id,
+            name: spawn.name.to_owned(),
+            scene: spawn.scene,
+            arg,
+            sync_ids,
+            state,
+        }));
+        Ok(())
+    }
+
+    /// DESPAWN of a node `from` spawned (client side).
+    pub(super) fn on_despawn(&mut self, from: i32, net_id: u32) -> Result<()> {
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+        let known = &mut peer.replication;
+        let syncs = known
+            .spawned
+            .remove(&net_id)
+            .ok_or(Error::from(ErrorKind::NotAllowed(
+                "despawn of a node this peer did not spawn",
+            )))?;
+        for id in syncs {
+            known.syncs.remove(&id);
+        }
+        self.outbox.event(Event::Despawn { from, net_id });
+        Ok(())
+    }
+
+    /// SYNC (plain or delta) from `from` (client side): the state of the synchronizers it
+    /// spawned; plain state older than the newest seen is dropped, as the engine drops it.
+    pub(super) fn on_sync(&mut self, from: i32, sync: SyncPacket<'_>) -> Result<()> {
+        let mut found = Vec::new();
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(Error::from(ErrorKind::UnknownPeer(from)))?;
+        for entry in sync.entries() {
+            let entry = entry?;
+            let Some(last) = peer.replication.syncs.get_mut(&entry.net_id) else {
+                continue; // Unknown synchronizer: the engine skips it too.
+            };
+            if !sync.delta {
+                // Drop state older than the newest seen (wrapping compare).
+                if let Some(l) = *last {
+                    if sync.time <= l && l - sync.time < 32767 {
+                        continue;
+                    }
+                }
+                *last = Some(sync.time);
+            }
+            found.push((entry.net_id, entry.indexes, entry.state));
+        }
+        for (net_id, indexes, state) in found {
+            let values = variant_io::decode_all_values(state)?;
+            self.outbox.event(Event::Sync(SyncEvent {
+                from,
+                net_id,
+                delta: sync.delta,
+                indexes,
+                values,
+            }));
+        }
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! wrapping; a call names its node by path until the peer confirmed the node's cache id
 //! (`paths`), then by the compact id.
 
+use super::paths::PathState;
 use super::{Multiplayer, SERVER_ID};
 use crate::args::{encode_call_args, Args, CallArgs};
 use crate::error::{Error, ErrorKind, Result};
@@ -29,6 +30,34 @@ impl Multiplayer {
             let targets: Vec<i32> = self.peers().filter(|&p| to == 0 || p != -to).collect();
             for t in targets {
                 self.outbox.send(t, channel, mode, packet.clone());
+            }
+        }
+    }
+
+    /// Sends SIMPLIFY_PATH to `peer` if it never got one for `node`; returns whether the
+    /// peer confirmed the path.
+    pub(super) fn send_path(&mut self, node: NodeId, peer: i32) -> bool {
+        self.path_to(node, peer, false).unwrap_or(false)
+    }
+
+    /// [`send_path`](Self::send_path) with the peer looked up once: `None` if `peer` is
+    /// unknown or, with `admitted_only`, still in auth (then nothing is sent or assigned).
+    pub(super) fn path_to(&mut self, node: NodeId, peer: i32, admitted_only: bool) -> Option<bool> {
+        let nodes = self.scene.len();
+        let state = self
+            .peers
+            .get_mut(&peer)
+            .filter(|p| !admitted_only || p.pending.is_none())?;
+        let id = self.paths.id(node);
+        match state.paths.mark_sent(node, nodes) {
+            PathState::Confirmed => Some(true),
+            PathState::Sent => Some(false),
+            PathState::NotSent => {
+                let mut buf = Vec::new();
+                let node_ref = self.scene.get(node);
+                wire::put_simplify_path(&mut buf, &node_ref.checksum, id, &node_ref.path);
+                self.send_command(peer, 0, TransferMode::Reliable, buf);
+                Some(false)
             }
         }
     }
