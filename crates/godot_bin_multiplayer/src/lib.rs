@@ -96,8 +96,8 @@ pub mod internals {
 pub use args::{Args, CallArgs};
 pub use error::{Error, ErrorKind, Result};
 pub use scene::{
-    checksum, NodeConfig, NodeId, ReplicatedProperty, ReplicationConfig, ReplicationMode, Rpc,
-    RpcMode, Scene, TransferMode, NODE_RPC_BIT,
+    NodeConfig, NodeId, ReplicatedProperty, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
+    Scene, TransferMode,
 };
 pub use session::{
     Client, Event, Multiplayer, Options, Output, RpcCall, Server, Session, SpawnEvent, SpawnScene,
