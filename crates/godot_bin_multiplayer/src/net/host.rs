@@ -83,8 +83,8 @@ impl HostBuilder {
     /// How many packets may wait for one peer before it is dropped as too slow (default
     /// 4096, the engine's outbound queue), as the engine's `disconnect_peer` drops one (no
     /// `PeerDisconnected` event). Keep it above the number of peers: a peer's admission
-    /// sends it one notice per peer already there, at once (at 64 with 1,000 peers, the
-    /// soak's live peers were dropped as they joined; benches/RESULTS.md, issue 40).
+    /// sends it one notice per peer already there, at once (a smaller queue dropped live
+    /// peers as they joined in the soak: the crate's benches/RESULTS.md).
     ///
     /// The bounds per peer, with the default sizes (`max_packet_size` 1 MiB):
     /// - WebSocket: 4096 packets written since the last write the socket finished, and
@@ -118,9 +118,8 @@ impl HostBuilder {
     ///
     /// Why: a server that keeps up with its peers goes to sleep after every few packets,
     /// and each packet that wakes it costs a wake-up; ENet also services its hosts and
-    /// flushes once a turn. With 200 µs the load run's server answers 12% more calls per
-    /// CPU-second at 1,000 WebSocket peers and 27-35% more on ENet, p99 latency unchanged
-    /// at 1,000 peers (benches/RESULTS.md, issue 26).
+    /// flushes once a turn. The load run's figures with and without a window are in the
+    /// crate's benches/RESULTS.md.
     ///
     /// It blocks nothing: the wait is the host's own timer, so other tasks on the thread
     /// run meanwhile. Default zero: no window.

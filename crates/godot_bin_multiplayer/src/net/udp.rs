@@ -5,9 +5,8 @@
 //! Why hold them: `service` acknowledges what it read at once, in a datagram of its own,
 //! before the session has answered; the answer then leaves in a second datagram at the
 //! flush. Two datagrams a call each way, where one would do, cost the kernel's UDP path
-//! twice (benches/RESULTS.md, issue 26: 4.3 system calls a call, two thirds of the
-//! server's CPU in the kernel). Held to the end of the turn, the acknowledgements travel
-//! with the answers.
+//! twice (the figures: the crate's benches/RESULTS.md). Held to the end of the turn, the
+//! acknowledgements travel with the answers.
 //!
 //! ENet reads from the socket's inbox, not from the UDP socket itself: a server runs
 //! several hosts on one UDP socket (`shards.rs`), which reads the datagrams and hands

@@ -42,9 +42,9 @@ const FRAMES_PER_POLL: usize = 64;
 
 /// How many accepted connections may be in their handshake at once; more wait in the
 /// listener's backlog. Without a bound, a server short of CPU accepted faster than it
-/// could answer handshakes (an accept costs a task a fraction of what a handshake does):
-/// in the overload run 7,685 accepted sockets sat with their upgrade request unread, the
-/// clients long gone, and their 3 s timeouts never started (benches/RESULTS.md, issue 26).
+/// could answer handshakes (an accept costs a task a fraction of what a handshake does),
+/// and the accepted sockets sat with their upgrade request unread, their timeouts never
+/// started (the overload run: the crate's benches/RESULTS.md).
 const MAX_HANDSHAKES: usize = 128;
 
 /// How soon a failed `accept` (out of descriptors, say) is tried again.

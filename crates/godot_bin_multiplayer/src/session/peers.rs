@@ -26,7 +26,7 @@ pub(super) struct PeerState {
 
 /// The session's peers by id. Every packet in and every call out looks its peer up, so
 /// the lookup is a hash (three a call: in, admitted and cache ids, path state out; a
-/// B-tree of 1,000 peers cost about 150 instructions each, benches/RESULTS.md, issue 26);
+/// B-tree cost more: the crate's benches/RESULTS.md);
 /// the ids are also kept sorted, because broadcasts, announcements and `peers()` go in id
 /// order. The peers in auth are also kept by start, earliest first: the auth timer reads
 /// the first one, so neither `poll_timeout` nor `tick` walks every peer.

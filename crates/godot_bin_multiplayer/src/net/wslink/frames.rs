@@ -7,8 +7,8 @@
 /// replication size (1,350 bytes) in one read; a longer frame grows it (to twice its size
 /// at a time, never past the frame's checked length) and a drained buffer shrinks back.
 /// Zero-filled once, when the connection opens, not before every read as tungstenite's
-/// was: that fill was 5% of the server's CPU at 1,000 bots with 4 KiB (benches/RESULTS.md,
-/// issue 26). The client's tungstenite read buffer (`ws::config`) is the same size.
+/// was (a cost measured in the crate's benches/RESULTS.md). The client's tungstenite read
+/// buffer (`ws::config`) is the same size.
 pub const READ_BUFFER: usize = 1536;
 
 /// The largest upgrade request read (a Godot client's is about 200 bytes).

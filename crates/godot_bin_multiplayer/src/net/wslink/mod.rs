@@ -4,9 +4,8 @@
 //! one buffer per connection.
 //!
 //! Why not tokio-tungstenite on the server side: with one task polling every connection,
-//! its per-message `Message` values, its waker proxies and its `AsyncRead` adapter were
-//! most of the server's user-space time a call after the session's own (benches/RESULTS.md,
-//! issue 26). The client side (`ws::connect`) stays on tokio-tungstenite, which also checks
+//! its per-message `Message` values, its waker proxies and its `AsyncRead` adapter cost
+//! more than the session (the crate's benches/RESULTS.md). The client side (`ws::connect`) stays on tokio-tungstenite, which also checks
 //! this server in the tests below.
 //!
 //! It uses only std, tokio's `TcpStream`, httparse and tungstenite's accept-key function,
