@@ -2,7 +2,7 @@
 //!
 //! Godot 4 high-level multiplayer (`@rpc`, `SceneMultiplayer`) for Rust servers and bots
 //! that unmodified Godot 4.4 games talk to, over WebSocket and ENet. Values cross as
-//! [`godot_bin`]'s Variant packets.
+//! [`godot_bin`](https://docs.rs/godot_bin)'s Variant packets.
 //!
 //! A Godot game that uses `rpc()` / `rpc_id()`, `MultiplayerSpawner`,
 //! `MultiplayerSynchronizer` or `send_bytes` over `WebSocketMultiplayerPeer` or
@@ -18,8 +18,8 @@
 //! ```no_run
 //! # #[cfg(all(feature = "websocket", feature = "enet"))]
 //! # async fn run() -> godot_bin_multiplayer::Result<()> {
-//! use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
 //! use godot_bin::Vector3;
+//! use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
 //!
 //! let scene = Scene::new().with(
 //!     NodeConfig::new("Game")
@@ -33,7 +33,7 @@
 //!     .await?;
 //! loop {
 //!     match host.next_event().await? {
-//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &(1, "welcome", Vector3::new(1.0, 2.0, 3.0)))?,
+//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &("welcome",))?,
 //!         Event::Call(call) if &*call.method == "move_to" => {
 //!             let (to,): (Vector3,) = call.args.decode()?;
 //!             host.rpc_id(-call.from, "Game", "move_to", &(to,))?; // tell everyone else
@@ -44,7 +44,9 @@
 //! # }
 //! ```
 //!
-//! The protocol, in our own words, with the version facts, is in `docs/multiplayer.md`.
+//! The Godot client this server expects (the node at `/root/Game` and its `@rpc`
+//! annotations) is in the crate's README. The protocol, in our own words, with the version
+//! facts, is in `docs/multiplayer.md`.
 //! Tested against Godot 4.4.1. The engine declares this protocol internal and free to
 //! change between versions: a client of another version may use other command bytes or
 //! checksums; the sessions then refuse what they cannot parse
