@@ -7,6 +7,7 @@ use super::transport::{ClientTransport, LinkEvent, Sent, ServerTransport, Transp
 use super::udp::{bind_server, Udp};
 use crate::map::Map;
 use crate::scene::TransferMode;
+use crate::wire::{self, Sys};
 use rusty_enet::{Event, Packet, PacketKind};
 use std::io;
 use std::net::SocketAddr;
@@ -63,6 +64,7 @@ impl EnetLink {
                 by_enet: vec![0; shards.peer_limit() + 1],
                 unheard: vec![0; shards.peer_limit() + 1],
                 by_godot: Map::default(),
+                held: Map::default(),
             },
             shards,
             socket,
@@ -133,6 +135,7 @@ impl EnetLink {
             dispatch(ids, is_server, max_packet, index, event, on);
             false
         })?;
+        self.release_notices();
         if !any {
             // No answer will follow: what ENet queued goes now.
             self.shards.send_held();
@@ -151,6 +154,15 @@ impl EnetLink {
     /// from: ENet counted bytes from the peer (a packet, an acknowledgement or a ping) in
     /// its current one-second window; a live peer acknowledges what it receives and
     /// answers ENet's pings, so its count starts again within a round trip.
+    ///
+    /// A peer notice (SceneMultiplayer's "peer joined" / "peer left") to a peer not heard
+    /// from since something was last sent to it is held as the id it names, 4 bytes
+    /// instead of an ENet command and its packet, and sent when the peer is heard from,
+    /// before anything else sent to it; the peer's leaving drops it. When many peers leave
+    /// at once, every one left is sent a notice for each: the ones that vanished too
+    /// acknowledge none, and ENet held each notice until it timed them out (the soak's
+    /// mass-disconnect step, the crate's benches/RESULTS.md). Held notices count toward
+    /// `limit` as queued ones do.
     pub(crate) fn send(
         &mut self,
         to: i32,
@@ -167,22 +179,66 @@ impl EnetLink {
             TransferMode::Unreliable => PacketKind::AlwaysUnreliable { sequenced: false },
             TransferMode::UnreliableOrdered => PacketKind::AlwaysUnreliable { sequenced: true },
         };
-        if let Some(peer) = self.shards.peer_mut(index) {
-            if kind == PacketKind::Reliable {
-                let unheard = self.ids.unheard(index);
-                if peer.incoming_data_total() > 0 {
-                    *unheard = 0;
-                }
-                if *unheard >= limit {
-                    return false;
-                }
-                *unheard += 1;
+        let Some(peer) = self.shards.peer_mut(index) else {
+            return true;
+        };
+        if kind == PacketKind::Reliable {
+            let heard = peer.incoming_data_total() > 0;
+            let unheard = self.ids.unheard(index);
+            if heard {
+                *unheard = 0;
             }
-            // A full queue or a peer going away: ENet drops the packet, as the engine does.
-            let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
-            self.shards.queued(index);
+            if *unheard >= limit {
+                return false;
+            }
+            let quiet = *unheard > 0;
+            *unheard += 1;
+            if quiet {
+                if let Some(id) = notice(&data) {
+                    self.ids.held.entry(index).or_default().push(id);
+                    return true;
+                }
+            }
         }
+        // What was held for the peer goes first, in order.
+        if let Some(held) = self.ids.held.remove(&index) {
+            send_notices(peer, &held);
+        }
+        // A full queue or a peer going away: ENet drops the packet, as the engine does.
+        let _ = peer.send(enet_channel(channel, mode), &Packet::new(data, kind));
+        self.shards.queued(index);
         true
+    }
+
+    /// Sends the notices held for the peers heard from since.
+    fn release_notices(&mut self) {
+        if self.ids.held.is_empty() {
+            return;
+        }
+        let heard: Vec<usize> = self
+            .ids
+            .held
+            .keys()
+            .copied()
+            .filter(|&index| {
+                self.shards
+                    .peer_mut(index)
+                    .is_some_and(|p| p.incoming_data_total() > 0)
+            })
+            .collect();
+        for index in heard {
+            let held = self.ids.held.remove(&index).unwrap_or_default();
+            if let Some(peer) = self.shards.peer_mut(index) {
+                send_notices(peer, &held);
+                self.shards.queued(index);
+            }
+        }
+    }
+
+    /// How many peer notices are held (for the tests).
+    #[cfg(test)]
+    fn held_notices(&self) -> usize {
+        self.ids.held.values().map(Vec::len).sum()
     }
 
     /// Starts a graceful disconnect; the peer is forgotten at once.
@@ -209,6 +265,9 @@ struct Ids {
     /// Reliable packets queued to the peer at each index since it was last heard from.
     unheard: Vec<u32>,
     by_godot: Map<i32, usize>,
+    /// Peer notices held for the peer at each index (see [`EnetLink::send`]), in order:
+    /// the id of a peer that joined, minus the id of one that left.
+    held: Map<usize, Vec<i32>>,
 }
 
 impl Ids {
@@ -223,6 +282,7 @@ impl Ids {
     fn insert(&mut self, id: i32, index: usize) {
         *self.at(index) = id;
         *self.unheard(index) = 0;
+        self.held.remove(&index);
         self.by_godot.insert(id, index);
     }
 
@@ -237,16 +297,42 @@ impl Ids {
     fn remove(&mut self, id: i32) -> Option<usize> {
         let index = self.by_godot.remove(&id)?;
         *self.at(index) = 0;
+        self.held.remove(&index);
         Some(index)
     }
 
     /// Forgets the peer at `index`; its id, if it had one.
     fn remove_at(&mut self, index: usize) -> Option<i32> {
         let id = std::mem::take(self.at(index));
+        self.held.remove(&index);
         (id != 0).then(|| {
             self.by_godot.remove(&id);
             id
         })
+    }
+}
+
+/// The peer a SceneMultiplayer peer notice names: its id if it joined, minus its id if it
+/// left; `None` for any other packet.
+fn notice(data: &[u8]) -> Option<i32> {
+    if data.len() != 6 || data[0] & wire::cmd::MASK != wire::cmd::SYS {
+        return None;
+    }
+    match wire::parse_sys(data) {
+        Ok(Sys::AddPeer(id)) => Some(id),
+        Ok(Sys::DelPeer(id)) => Some(-id),
+        _ => None,
+    }
+}
+
+/// Queues the held notices `ids` (see [`notice`]) to `peer`, reliable on the system
+/// channel, as the session would have sent them.
+fn send_notices(peer: &mut rusty_enet::Peer<Udp>, ids: &[i32]) {
+    for &id in ids {
+        let mut buf = Vec::with_capacity(6);
+        wire::put_peer_notice(&mut buf, id > 0, id.abs());
+        let channel = enet_channel(0, TransferMode::Reliable);
+        let _ = peer.send(channel, &Packet::new(buf, PacketKind::Reliable));
     }
 }
 
@@ -450,5 +536,113 @@ impl ClientTransport for EnetClient {
 
     fn next_wake(&self) -> Option<Instant> {
         Some(self.next_service)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One turn of `link`: what it received goes to `got`, what it queued goes out.
+    fn pump(link: &mut EnetLink, got: &mut Vec<Vec<u8>>) -> Vec<i32> {
+        let mut connected = Vec::new();
+        link.service(Instant::now(), true, &mut |ev| {
+            match ev {
+                TransportEvent::Connected(id) => connected.push(id),
+                TransportEvent::Packet { data, .. } => got.push(data.to_vec()),
+                TransportEvent::Disconnected(_) => {}
+            }
+            true
+        })
+        .unwrap();
+        link.flush();
+        connected
+    }
+
+    fn left(id: i32) -> Vec<u8> {
+        let mut buf = Vec::new();
+        wire::put_peer_notice(&mut buf, false, id);
+        buf
+    }
+
+    /// Issue 49 #20: the notices to a peer that is not heard from are held as ids, not as
+    /// ENet packets; they reach it, in order and before anything later, once it is heard
+    /// from again; a peer that leaves takes its held notices along. A live peer gets its
+    /// notices at once.
+    #[tokio::test]
+    async fn notices_to_a_peer_not_heard_from_wait_as_ids_until_it_is() {
+        let any: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let mut server = EnetLink::server(any, 8, 1 << 20).await.unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{}", server.local_addr().unwrap().port())
+            .parse()
+            .unwrap();
+        let mut live = EnetLink::client(addr, 10, 1 << 20).await.unwrap();
+        let mut quiet = EnetLink::client(addr, 11, 1 << 20).await.unwrap();
+        let (mut to_live, mut to_quiet, mut to_server) = (Vec::new(), Vec::new(), Vec::new());
+        let mut joined = Vec::new();
+        for _ in 0..200 {
+            joined.extend(pump(&mut server, &mut to_server));
+            pump(&mut live, &mut to_live);
+            pump(&mut quiet, &mut to_quiet);
+            if joined.len() == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        joined.sort_unstable();
+        assert_eq!(joined, [10, 11]);
+        // Something reliable to the quiet one, which then stops answering; past ENet's
+        // one-second window it has not been heard from.
+        assert!(server.send(11, 0, TransferMode::Reliable, b"\x00first".to_vec(), 4096));
+        server.flush();
+        let quiet_since = Instant::now();
+        while quiet_since.elapsed() < Duration::from_millis(1300) {
+            pump(&mut server, &mut to_server);
+            pump(&mut live, &mut to_live);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        for id in 1000..1100 {
+            assert!(server.send(11, 0, TransferMode::Reliable, left(id), 4096));
+            assert!(server.send(10, 0, TransferMode::Reliable, left(id), 4096));
+        }
+        server.flush();
+        assert_eq!(server.held_notices(), 100, "the quiet peer's, as ids");
+        // Held notices count toward the bound as queued packets do.
+        assert_eq!(*server.ids.unheard(server.ids.by_godot[&11]), 101);
+        // The live one got its notices at once.
+        for _ in 0..50 {
+            pump(&mut live, &mut to_live);
+            pump(&mut server, &mut to_server);
+            if to_live.len() >= 100 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(to_live, (1000..1100).map(left).collect::<Vec<_>>());
+        // The quiet one answers again: its notices follow its first packet, in order.
+        for _ in 0..200 {
+            pump(&mut quiet, &mut to_quiet);
+            pump(&mut server, &mut to_server);
+            if to_quiet.len() >= 101 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(server.held_notices(), 0);
+        let mut expected = vec![b"\x00first".to_vec()];
+        expected.extend((1000..1100).map(left));
+        assert_eq!(to_quiet, expected);
+        // Held again for a peer that then leaves: dropped with it.
+        let again = Instant::now();
+        while again.elapsed() < Duration::from_millis(1300) {
+            pump(&mut server, &mut to_server);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        for id in 2000..2010 {
+            assert!(server.send(11, 0, TransferMode::Reliable, left(id), 4096));
+        }
+        assert_eq!(server.held_notices(), 10);
+        server.disconnect(11);
+        assert_eq!(server.held_notices(), 0);
     }
 }

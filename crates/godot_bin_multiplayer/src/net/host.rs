@@ -96,7 +96,9 @@ impl HostBuilder {
     /// - ENet: 4096 reliable packets sent since the peer was last heard from (any datagram
     ///   of it: a packet, an acknowledgement, an answer to ENet's pings, in ENet's
     ///   one-second window). A vanished peer holds what was sent to it until ENet times it
-    ///   out (5 to 30 s), at most this many.
+    ///   out (5 to 30 s), at most this many; the "peer joined" / "peer left" notices among
+    ///   them are held as peer ids (4 bytes each) until the peer is heard from again, so
+    ///   that many peers leaving at once cost little more than the peers themselves.
     pub fn queue_size(mut self, packets: usize) -> Self {
         self.queue = packets.max(1);
         self
