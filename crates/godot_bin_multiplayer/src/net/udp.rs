@@ -28,6 +28,7 @@ use tokio::net::UdpSocket;
 /// checksum (which would follow the header) nor compression.
 const HEADER_SENT_TIME: u16 = 0x8000;
 const HEADER_COMPRESSED: u16 = 0x4000;
+/// The bits of an ENet header's first field that hold the peer id.
 pub const HEADER_PEER_ID: u16 = 0x0FFF;
 
 /// The largest datagram a merge may make: ENet's default MTU, which every host here (and
@@ -85,6 +86,7 @@ pub struct Udp {
 }
 
 impl Udp {
+    /// ENet's socket over `socket`, nothing held or received yet.
     pub fn new(socket: Arc<UdpSocket>) -> Self {
         Udp {
             socket,
@@ -179,6 +181,7 @@ impl Socket for Udp {
     }
 }
 
+/// Whether a socket error is passing (the next datagram may go), not the socket's end.
 pub fn transient(e: &io::Error) -> bool {
     matches!(
         e.kind(),

@@ -30,11 +30,15 @@ pub(super) const CLOSE: u8 = 0x8;
 pub(super) const PING: u8 = 0x9;
 pub(super) const PONG: u8 = 0xA;
 
-/// Close codes (RFC 6455 §7.4.1) this side sends.
+/// Close code (RFC 6455 §7.4.1) this side sends: normal closure.
 pub const CLOSE_NORMAL: u16 = 1000;
+/// Close code: a protocol error.
 pub const CLOSE_PROTOCOL: u16 = 1002;
+/// Close code: a text message that is not UTF-8.
 pub const CLOSE_INVALID_DATA: u16 = 1007;
+/// Close code: a policy violation (a frame that took too long, a ping flood).
 pub const CLOSE_POLICY: u16 = 1008;
+/// Close code: a message over the size limit.
 pub const CLOSE_TOO_BIG: u16 = 1009;
 
 /// Why a client's frame was refused.
