@@ -63,6 +63,7 @@ impl EnetLink {
             ids: Ids {
                 by_enet: vec![0; shards.peer_limit() + 1],
                 unheard: vec![0; shards.peer_limit() + 1],
+                seen: vec![0; shards.peer_limit() + 1],
                 by_godot: Map::default(),
                 held: Map::default(),
             },
@@ -183,17 +184,21 @@ impl EnetLink {
             return true;
         };
         if kind == PacketKind::Reliable {
-            let heard = peer.incoming_data_total() > 0;
+            let total = peer.incoming_data_total();
             let unheard = self.ids.unheard(index);
-            if heard {
+            if total > 0 {
                 *unheard = 0;
             }
             if *unheard >= limit {
                 return false;
             }
-            let quiet = *unheard > 0;
             *unheard += 1;
-            if quiet {
+            // Heard from since the last send: ENet counted more bytes from it in this
+            // window than it had then (a window that began since counts nothing yet).
+            let seen = self.ids.seen(index);
+            let heard = total > 0 && total != *seen;
+            *seen = total;
+            if !heard {
                 if let Some(id) = notice(&data) {
                     self.ids.held.entry(index).or_default().push(id);
                     return true;
@@ -221,24 +226,31 @@ impl EnetLink {
             .keys()
             .copied()
             .filter(|&index| {
-                self.shards
+                let total = self
+                    .shards
                     .peer_mut(index)
-                    .is_some_and(|p| p.incoming_data_total() > 0)
+                    .map_or(0, |p| p.incoming_data_total());
+                total > 0 && total != self.ids.seen[index.min(self.ids.seen.len() - 1)]
             })
             .collect();
         for index in heard {
             let held = self.ids.held.remove(&index).unwrap_or_default();
             if let Some(peer) = self.shards.peer_mut(index) {
+                *self.ids.seen(index) = peer.incoming_data_total();
                 send_notices(peer, &held);
                 self.shards.queued(index);
             }
         }
     }
 
-    /// How many peer notices are held (for the tests).
+    /// How many peer notices are held for Godot peer `id` (for the tests).
     #[cfg(test)]
-    fn held_notices(&self) -> usize {
-        self.ids.held.values().map(Vec::len).sum()
+    fn held_for(&self, id: i32) -> usize {
+        self.ids
+            .by_godot
+            .get(&id)
+            .and_then(|index| self.ids.held.get(index))
+            .map_or(0, Vec::len)
     }
 
     /// Starts a graceful disconnect; the peer is forgotten at once.
@@ -264,6 +276,9 @@ struct Ids {
     by_enet: Vec<i32>,
     /// Reliable packets queued to the peer at each index since it was last heard from.
     unheard: Vec<u32>,
+    /// The bytes ENet had counted from the peer at each index in its current window when
+    /// something reliable was last sent to it: more since, and it was heard from.
+    seen: Vec<u32>,
     by_godot: Map<i32, usize>,
     /// Peer notices held for the peer at each index (see [`EnetLink::send`]), in order:
     /// the id of a peer that joined, minus the id of one that left.
@@ -282,6 +297,7 @@ impl Ids {
     fn insert(&mut self, id: i32, index: usize) {
         *self.at(index) = id;
         *self.unheard(index) = 0;
+        *self.seen(index) = 0;
         self.held.remove(&index);
         self.by_godot.insert(id, index);
     }
@@ -291,6 +307,13 @@ impl Ids {
     fn unheard(&mut self, index: usize) -> &mut u32 {
         let last = self.unheard.len() - 1;
         &mut self.unheard[index.min(last)]
+    }
+
+    /// [`Ids::seen`]'s entry for the peer at `index` (the entry past the slots stands in
+    /// for any other, as in [`Ids::at`]).
+    fn seen(&mut self, index: usize) -> &mut u32 {
+        let last = self.seen.len() - 1;
+        &mut self.seen[index.min(last)]
     }
 
     /// Forgets `id`; its peer's index.
@@ -606,10 +629,10 @@ mod tests {
             assert!(server.send(10, 0, TransferMode::Reliable, left(id), 4096));
         }
         server.flush();
-        assert_eq!(server.held_notices(), 100, "the quiet peer's, as ids");
+        assert_eq!(server.held_for(11), 100, "the quiet peer's, as ids");
         // Held notices count toward the bound as queued packets do.
         assert_eq!(*server.ids.unheard(server.ids.by_godot[&11]), 101);
-        // The live one got its notices at once.
+        // The live one gets its notices as it acknowledges them: none waits.
         for _ in 0..50 {
             pump(&mut live, &mut to_live);
             pump(&mut server, &mut to_server);
@@ -628,21 +651,26 @@ mod tests {
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        assert_eq!(server.held_notices(), 0);
+        assert_eq!((server.held_for(10), server.held_for(11)), (0, 0));
         let mut expected = vec![b"\x00first".to_vec()];
         expected.extend((1000..1100).map(left));
         assert_eq!(to_quiet, expected);
-        // Held again for a peer that then leaves: dropped with it.
-        let again = Instant::now();
-        while again.elapsed() < Duration::from_millis(1300) {
+        // It stops answering again, its last acknowledgements in: within the same window
+        // (ENet still counts its bytes), nothing more was heard, so notices wait again;
+        // then it leaves, and they go with it.
+        for _ in 0..20 {
             pump(&mut server, &mut to_server);
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
         }
+        // The first send after it fell silent goes (its last acknowledgements came after
+        // the previous send); from then on nothing more is heard.
+        assert!(server.send(11, 0, TransferMode::Reliable, b"\x00second".to_vec(), 4096));
         for id in 2000..2010 {
             assert!(server.send(11, 0, TransferMode::Reliable, left(id), 4096));
         }
-        assert_eq!(server.held_notices(), 10);
+        assert_eq!(server.held_for(11), 10);
+        let index = server.ids.by_godot[&11];
         server.disconnect(11);
-        assert_eq!(server.held_notices(), 0);
+        assert!(!server.ids.held.contains_key(&index));
     }
 }
