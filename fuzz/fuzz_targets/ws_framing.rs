@@ -108,8 +108,8 @@ fn ours(stream: &[u8], cuts: &[u8], max: usize, budget: usize) -> Seen {
     let end = 'outer: loop {
         let mut taken = 0;
         let step = loop {
-            match f.take(&mut taken, budget, &mut |m, r| {
-                messages.push((r.is_text(), m.to_vec()))
+            match f.take(&mut taken, budget, &mut |m, text, _| {
+                messages.push((text, m.to_vec()))
             }) {
                 Step::Budget => taken = 0,
                 step => break step,

@@ -32,7 +32,7 @@ start_server() {
   case $s in
     rust) "${on0[@]}" "$bin/multiplayer_echo" --bind 127.0.0.1 --$t $port \
       --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
-    bare) "${on0[@]}" "$bin/multiplayer_bare" --bind 127.0.0.1 --$t $port \
+    bare) "${on0[@]}" "${bare_bin:-$bin}/multiplayer_bare" --bind 127.0.0.1 --$t $port \
       --batch-window-us "${WINDOW_US:-200}" >/dev/null & ;;
     godot) "${on0[@]}" "$GODOT4_BIN" --headless --path "$proj" -s server.gd -- $t $port 127.0.0.1 \
       >/dev/null 2>&1 & ;;

@@ -30,10 +30,16 @@ set -euo pipefail
 secs=${1:-10}
 runs=${RUNS:-3}
 cd "$(dirname "$0")/.."
-cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo \
-  --example multiplayer_load --example multiplayer_bare
+cargo build --release -p godot_bin_multiplayer --example multiplayer_echo --example multiplayer_load
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
+# The bare transport runs on the crate's internals, which only `--cfg godot_bin_internals`
+# exposes: built with its own flags, in a directory of its own so that the flags do not
+# rebuild the rest.
+bare_target=${CARGO_TARGET_DIR:-../../target}/bare
+RUSTFLAGS="--cfg godot_bin_internals" CARGO_TARGET_DIR="$bare_target" \
+  cargo build --release -p godot_bin_multiplayer --example multiplayer_bare
+bare_bin=$bare_target/release/examples
 proj=examples/multiplayer_echo/godot_client
 cores=$(nproc)
 if [ "$cores" -lt 2 ]; then

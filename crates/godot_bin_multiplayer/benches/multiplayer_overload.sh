@@ -17,7 +17,7 @@ from=${HOG_FROM:-30}
 to=${HOG_TO:-70}
 cd "$(dirname "$0")/.."
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores"; exit 1; }
-cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo --example multiplayer_soak
+cargo build --release -p godot_bin_multiplayer --example multiplayer_echo --example multiplayer_soak
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"

@@ -18,10 +18,16 @@ set -euo pipefail
 secs=${1:-10}
 cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "perf not found (Debian: apt-get install linux-perf)" >&2; exit 1; }
-cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo \
-  --example multiplayer_load --example multiplayer_bare
+cargo build --release -p godot_bin_multiplayer --example multiplayer_echo --example multiplayer_load
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
+# The bare transport runs on the crate's internals, which only `--cfg godot_bin_internals`
+# exposes: built with its own flags, in a directory of its own so that the flags do not
+# rebuild the rest.
+bare_target=${CARGO_TARGET_DIR:-../../target}/bare
+RUSTFLAGS="--cfg godot_bin_internals" CARGO_TARGET_DIR="$bare_target" \
+  cargo build --release -p godot_bin_multiplayer --example multiplayer_bare
+bare_bin=$bare_target/release/examples
 proj=examples/multiplayer_echo/godot_client
 clk=$(getconf CLK_TCK)
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"

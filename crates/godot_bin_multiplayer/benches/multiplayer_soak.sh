@@ -13,13 +13,14 @@
 # minutes), in the middle and at the end of the load (the last sample before the deadline),
 # the highest sample, the memory after the bots left, how long the peers took to go, the
 # peers left (the session's count and the server's open TCP connections: both must be 0),
-# whether the server is still running, and any panic in its output.
+# whether the server is still running, and any panic in its output, and the mass-disconnect
+# step (the memory after the bots left over the memory at the end of the load).
 # SOAK_BOTS sets the number of bots (default 1000, alternating between the transports).
 set -euo pipefail
 mins=${1:-30}
 bots=${SOAK_BOTS:-1000}
 cd "$(dirname "$0")/.."
-cargo build --release -p godot_bin_multiplayer --features internals --example multiplayer_echo --example multiplayer_soak
+cargo build --release -p godot_bin_multiplayer --example multiplayer_echo --example multiplayer_soak
 # The workspace keeps one target directory, at its root.
 bin=${CARGO_TARGET_DIR:-../../target}/release/examples
 cores=$(nproc)
@@ -102,3 +103,6 @@ echo "| peers left (session) | $left |"
 echo "| TCP sockets left (any state but LISTEN, TIME-WAIT), server descriptors | $tcp, $fds |"
 echo "| server running, panics | $alive, $panics |"
 awk -v a="$start_kb" -v b="$last_kb" 'BEGIN { if (a > 0) printf "memory end / after warm-up = %.3f\n", b / a }'
+# The mass-disconnect step: what the server holds after every bot left at once, against
+# what it held under load (issue 49 #20: within 10%).
+awk -v a="$last_kb" -v b="$end_rss" 'BEGIN { if (a > 0) printf "mass-disconnect step: after the bots left / end of the load = %.3f\n", b / a }'

@@ -2,7 +2,7 @@
 //!
 //! Godot 4 high-level multiplayer (`@rpc`, `SceneMultiplayer`) for Rust servers and bots
 //! that unmodified Godot 4.4 games talk to, over WebSocket and ENet. Values cross as
-//! [`godot_bin`]'s Variant packets.
+//! [`godot_bin`](https://docs.rs/godot_bin)'s Variant packets.
 //!
 //! A Godot game that uses `rpc()` / `rpc_id()`, `MultiplayerSpawner`,
 //! `MultiplayerSynchronizer` or `send_bytes` over `WebSocketMultiplayerPeer` or
@@ -18,8 +18,8 @@
 //! ```no_run
 //! # #[cfg(all(feature = "websocket", feature = "enet"))]
 //! # async fn run() -> godot_bin_multiplayer::Result<()> {
-//! use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
 //! use godot_bin::Vector3;
+//! use godot_bin_multiplayer::{net, Event, NodeConfig, Rpc, Scene};
 //!
 //! let scene = Scene::new().with(
 //!     NodeConfig::new("Game")
@@ -33,7 +33,7 @@
 //!     .await?;
 //! loop {
 //!     match host.next_event().await? {
-//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &(1, "welcome", Vector3::new(1.0, 2.0, 3.0)))?,
+//!         Event::PeerConnected(id) => host.rpc_id(id, "Game", "hello", &("welcome",))?,
 //!         Event::Call(call) if &*call.method == "move_to" => {
 //!             let (to,): (Vector3,) = call.args.decode()?;
 //!             host.rpc_id(-call.from, "Game", "move_to", &(to,))?; // tell everyone else
@@ -44,7 +44,9 @@
 //! # }
 //! ```
 //!
-//! The protocol, in our own words, with the version facts, is in `docs/multiplayer.md`.
+//! The Godot client this server expects (the node at `/root/Game` and its `@rpc`
+//! annotations) is in the crate's README. The protocol, in our own words, with the version
+//! facts, is in `docs/multiplayer.md`.
 //! Tested against Godot 4.4.1. The engine declares this protocol internal and free to
 //! change between versions: a client of another version may use other command bytes or
 //! checksums; the sessions then refuse what they cannot parse
@@ -72,11 +74,16 @@ pub mod wire;
 
 /// The transport internals [`net::Host`] runs on, for the crate's own bare-transport
 /// benchmark (`examples/multiplayer_bare`: the same packets echoed on the same transport
-/// code, no session), which the load run holds the server to. Not a stable API: only with
-/// the `internals` feature, as quinn-proto keeps its fuzzing entry points behind
-/// `cfg(fuzzing)`. A third-party transport needs none of it: it implements
-/// [`net::ServerTransport`] or [`net::ClientTransport`].
-#[cfg(feature = "internals")]
+/// code, no session), which the load run holds the server to, and for the framing's fuzz
+/// target. Not an API: it exists only in a build with `--cfg godot_bin_internals` (the
+/// load run's scripts set it) or `--cfg fuzzing` (cargo-fuzz sets it), as quinn-proto keeps
+/// its fuzzing entry points behind `cfg(fuzzing)`; no feature turns it on. A third-party
+/// transport needs none of it: it implements [`net::ServerTransport`] or
+/// [`net::ClientTransport`].
+#[cfg(all(
+    any(feature = "websocket", feature = "enet"),
+    any(fuzzing, godot_bin_internals)
+))]
 pub mod internals {
     #[cfg(feature = "websocket")]
     pub use crate::net::ready;
@@ -84,7 +91,6 @@ pub mod internals {
     pub use crate::net::shards;
     #[cfg(feature = "enet")]
     pub use crate::net::udp;
-    pub use crate::net::window;
     #[cfg(feature = "websocket")]
     pub use crate::net::wslink;
 }
@@ -92,11 +98,11 @@ pub mod internals {
 pub use args::{Args, CallArgs};
 pub use error::{Error, ErrorKind, Result};
 pub use scene::{
-    checksum, NodeConfig, NodeId, ReplicatedProperty, ReplicationConfig, ReplicationMode, Rpc,
-    RpcMode, Scene, TransferMode, NODE_RPC_BIT,
+    NodeConfig, NodeId, ReplicatedProperty, ReplicationConfig, ReplicationMode, Rpc, RpcMode,
+    Scene, TransferMode,
 };
 pub use session::{
-    Client, Event, Options, Output, RpcCall, Server, SpawnEvent, SpawnScene, SyncEvent, SyncSpec,
-    Transmit, SERVER_ID,
+    Client, Event, Multiplayer, Options, Output, RpcCall, Server, Session, SpawnEvent, SpawnScene,
+    SyncEvent, SyncSpec, Transmit, SERVER_ID,
 };
 pub use variant_io::ArgsForm;

@@ -154,7 +154,7 @@ impl NodeConfig {
 }
 
 /// The id bit of node-level (`rpc_config`) methods.
-pub const NODE_RPC_BIT: u16 = 0x8000;
+const NODE_RPC_BIT: u16 = 0x8000;
 
 /// A node as the session uses it: methods by id and name, checksum.
 #[derive(Debug)]
@@ -223,7 +223,7 @@ impl Node {
 
 /// The checksum the engine sends in SIMPLIFY_PATH: md5 of the RPC names concatenated in
 /// table order, as 32 lowercase hex digits.
-pub fn checksum<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+fn checksum<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     use md5::{Digest, Md5};
     let mut h = Md5::new();
     for n in names {

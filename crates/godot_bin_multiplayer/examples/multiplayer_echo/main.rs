@@ -62,8 +62,7 @@ fn main() -> godot_bin_multiplayer::Result<()> {
     if ws.is_none() && enet.is_none() {
         usage();
     }
-    // One thread: the load run measures calls per second per core. The host has it to
-    // itself, so a batch window's sleep stalls nothing else.
+    // One thread: the load run measures calls per second per core.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

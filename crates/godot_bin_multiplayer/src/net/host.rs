@@ -7,7 +7,7 @@ use super::transport::{Sent, ServerTransport, TransportEvent};
 use super::ws::WsServer;
 use crate::error::Result;
 use crate::scene::Scene;
-use crate::session::{self, Event, Options, Output, Server, SpawnScene, SyncSpec};
+use crate::session::{Event, Multiplayer, Options, Output, Server, SpawnScene, SyncSpec};
 use godot_bin::Variant;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -83,8 +83,8 @@ impl HostBuilder {
     /// How many packets may wait for one peer before it is dropped as too slow (default
     /// 4096, the engine's outbound queue), as the engine's `disconnect_peer` drops one (no
     /// `PeerDisconnected` event). Keep it above the number of peers: a peer's admission
-    /// sends it one notice per peer already there, at once (at 64 with 1,000 peers, the
-    /// soak's live peers were dropped as they joined; benches/RESULTS.md, issue 40).
+    /// sends it one notice per peer already there, at once (a smaller queue dropped live
+    /// peers as they joined in the soak: the crate's benches/RESULTS.md).
     ///
     /// The bounds per peer, with the default sizes (`max_packet_size` 1 MiB):
     /// - WebSocket: 4096 packets written since the last write the socket finished, and
@@ -96,7 +96,9 @@ impl HostBuilder {
     /// - ENet: 4096 reliable packets sent since the peer was last heard from (any datagram
     ///   of it: a packet, an acknowledgement, an answer to ENet's pings, in ENet's
     ///   one-second window). A vanished peer holds what was sent to it until ENet times it
-    ///   out (5 to 30 s), at most this many.
+    ///   out (5 to 30 s), at most this many; the "peer joined" / "peer left" notices among
+    ///   them are held as peer ids (4 bytes each) until the peer is heard from again, so
+    ///   that many peers leaving at once cost little more than the peers themselves.
     pub fn queue_size(mut self, packets: usize) -> Self {
         self.queue = packets.max(1);
         self
@@ -109,22 +111,20 @@ impl HostBuilder {
     }
 
     /// Lets the host gather work before it looks at its sockets again: after a turn that
-    /// leaves nothing to do, the thread sleeps for `window` (a blocking sleep, cut short by
-    /// the session's next timer), and the next turn takes everything that arrived
-    /// meanwhile. The engine gets the same from its frame, which reads its sockets once a
-    /// frame; this adds at most `window` to an answer's latency, and a turn that still has
-    /// work never waits.
+    /// leaves nothing to do, the host waits `window` on its timer (cut short by the
+    /// session's next timer) without reading its sockets, and the next turn takes
+    /// everything that arrived meanwhile. The engine gets the same from its frame, which
+    /// reads its sockets once a frame; this adds at most `window` to an answer's latency
+    /// (rounded up to the runtime timer's millisecond), and a turn that still has work,
+    /// or what the game queued meanwhile, never waits.
     ///
     /// Why: a server that keeps up with its peers goes to sleep after every few packets,
     /// and each packet that wakes it costs a wake-up; ENet also services its hosts and
-    /// flushes once a turn. With 200 µs the load run's server answers 12% more calls per
-    /// CPU-second at 1,000 WebSocket peers and 27-35% more on ENet, p99 latency unchanged
-    /// at 1,000 peers (benches/RESULTS.md, issue 26).
+    /// flushes once a turn. The load run's figures with and without a window are in the
+    /// crate's benches/RESULTS.md.
     ///
-    /// It blocks the thread that polls the host, so use it only where the host has its
-    /// runtime's thread to itself (a `current_thread` runtime running the host alone, as
-    /// `examples/multiplayer_echo` does): on a shared runtime it would stall every other
-    /// task on that thread. Default zero: no window.
+    /// It blocks nothing: the wait is the host's own timer, so other tasks on the thread
+    /// run meanwhile. Default zero: no window.
     pub fn batch_window(mut self, window: Duration) -> Self {
         self.batch_window = window;
         self
@@ -140,6 +140,7 @@ impl HostBuilder {
 
     /// Binds the listeners.
     pub async fn start(self) -> Result<Host> {
+        let now = Instant::now();
         let mut transports: Vec<(Kind, Box<dyn ServerTransport>)> = Vec::new();
         #[cfg(feature = "websocket")]
         if let Some(addr) = self.ws {
@@ -150,11 +151,10 @@ impl HostBuilder {
         #[cfg(feature = "enet")]
         if let Some(addr) = self.enet {
             let link = EnetLink::server(addr, self.max_enet_peers, self.max_packet).await?;
-            let enet = EnetServer::new(link, self.service_interval, self.queue);
+            let enet = EnetServer::new(link, self.service_interval, self.queue, now);
             transports.push((Kind::Enet, Box::new(enet)));
         }
         transports.extend(self.custom.into_iter().map(|t| (Kind::Other, t)));
-        let now = Instant::now();
         Ok(Host {
             server: Server::new(self.scene, self.opts),
             transports,
@@ -162,23 +162,26 @@ impl HostBuilder {
             sync_interval: self.sync_interval,
             next_sync: now,
             batch_window: self.batch_window,
+            gathering: None,
         })
     }
 }
 
 /// A SceneMultiplayer server on WebSocket and/or ENet (peer id 1).
 ///
-/// It owns a [`Server`] session and has the session's game-facing methods as its own:
-/// [`rpc_id`](Host::rpc_id), [`rpc`](Host::rpc), [`call_args`](Host::call_args),
-/// [`send_bytes`](Host::send_bytes), auth ([`send_auth`](Host::send_auth),
-/// [`complete_auth`](Host::complete_auth), [`disconnect_peer`](Host::disconnect_peer)),
-/// replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
-/// [`despawn`](Host::despawn)) and the peer list. What those queue is sent by
+/// It owns a [`Server`] session and dereferences to its game-facing half,
+/// [`Multiplayer`]: [`rpc_id`](Multiplayer::rpc_id), [`rpc`](Multiplayer::rpc),
+/// [`call_args`](Multiplayer::call_args), [`send_bytes`](Multiplayer::send_bytes), auth
+/// ([`send_auth`](Multiplayer::send_auth), [`complete_auth`](Multiplayer::complete_auth))
+/// and the peer list are the host's methods; [`disconnect_peer`](Host::disconnect_peer)
+/// and replication ([`spawn`](Host::spawn), [`set_property`](Host::set_property),
+/// [`despawn`](Host::despawn)) are the server's, on the host. What those queue is sent by
 /// [`next_event`](Host::next_event) or [`flush`](Host::flush).
 ///
 /// The host drives the session itself (packets in, events out, `tick` on time), so the
-/// sans-IO half of [`Server`] (`receive`, `poll_event`, `poll_output`, `tick`) is not
-/// reachable through it: events come from [`next_event`](Host::next_event).
+/// sans-IO half of [`Server`] ([`Session`](crate::Session): `receive`, `poll_event`,
+/// `poll_output`, `tick`) is not reachable through it: events come from
+/// [`next_event`](Host::next_event).
 pub struct Host {
     server: Server,
     /// The transports, polled in this order each turn: WebSocket, ENet, then the
@@ -191,6 +194,8 @@ pub struct Host {
     next_sync: Instant,
     /// [`HostBuilder::batch_window`].
     batch_window: Duration,
+    /// The end of the batch window under way: until then the sockets are not read.
+    gathering: Option<Instant>,
 }
 
 /// Which transport a host's entry is, for [`Host::websocket_addr`] and
@@ -231,8 +236,6 @@ impl Host {
             custom: Vec::new(),
         }
     }
-
-    session::game_api!(server);
 
     /// Whether `peer` is linked (pending or admitted).
     pub fn has_peer(&self, peer: i32) -> bool {
@@ -363,7 +366,7 @@ impl Host {
     }
 
     /// When the loop must run with no I/O to wake it: the earliest of the session's next
-    /// timer ([`Server::poll_timeout`]), the next replication frame, with ENet the next
+    /// timer ([`Session::poll_timeout`](crate::Session::poll_timeout)), the next replication frame, with ENet the next
     /// service, and soon after a failed `accept`.
     fn next_wake(&self) -> Instant {
         let mut at = self.next_sync;
@@ -394,6 +397,9 @@ impl Host {
     /// One turn of the loop: hand out the next event, or take in everything the sockets
     /// have, or register for the next wake.
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event>> {
+        // The window ended in this call and the turn after it found nothing: the next wait
+        // is for the sockets, not another window.
+        let mut gathered = false;
         loop {
             self.queue_outputs();
             if let Some(ev) = self.server.poll_event() {
@@ -411,6 +417,15 @@ impl Host {
             // Every event of this turn is out and answered: write what it produced, one
             // write per connection, before waiting for more.
             self.write_out();
+            // In the batch window, the sockets wait (what wakes the task meanwhile finds
+            // them at the window's end); the timer is the host's own.
+            if let Some(until) = self.gathering {
+                if self.wait_until(cx, until).is_pending() {
+                    return Poll::Pending;
+                }
+                self.gathering = None;
+                gathered = true;
+            }
             let now = Instant::now();
             let progressed = match self.poll_transports(cx, now) {
                 Ok(p) => p,
@@ -418,25 +433,52 @@ impl Host {
             };
             self.on_timer(now);
             if progressed || self.server.has_output() {
+                gathered = false;
                 continue;
             }
-            let wake = tokio::time::Instant::from_std(self.next_wake());
-            if self.sleep.deadline() != wake {
-                self.sleep.as_mut().reset(wake);
-            }
-            if self.sleep.as_mut().poll(cx).is_pending() {
-                // Everything is written and nothing is left: gather for the window. What
-                // arrives meanwhile is found by the runtime's next look at the sockets, all
-                // at once, and taken in one turn.
-                super::window::gather(self.batch_window, Some(wake.into_std()));
+            // Everything is written and nothing is left: wait for the sockets or the next
+            // timer, or first gather for the window (cut short by the next timer). What
+            // arrives meanwhile is taken in one turn at its end.
+            let wake = self.next_wake();
+            let until = if self.batch_window.is_zero() || gathered {
+                wake
+            } else {
+                let end = (now + self.batch_window).min(wake);
+                self.gathering = Some(end);
+                end
+            };
+            if self.wait_until(cx, until).is_pending() {
                 return Poll::Pending;
             }
+            self.gathering = None;
         }
+    }
+
+    /// Sets the host's timer for `at` (registering `cx`); ready once it is due.
+    fn wait_until(&mut self, cx: &mut Context<'_>, at: Instant) -> Poll<()> {
+        let at = tokio::time::Instant::from_std(at);
+        if self.sleep.deadline() != at {
+            self.sleep.as_mut().reset(at);
+        }
+        self.sleep.as_mut().poll(cx)
     }
 
     /// Sends what is queued, then waits for the next event. Cancel-safe: nothing is lost
     /// when the future is dropped before it completes.
     pub async fn next_event(&mut self) -> Result<Event> {
         std::future::poll_fn(|cx| self.poll_event(cx)).await
+    }
+}
+
+impl std::ops::Deref for Host {
+    type Target = Multiplayer;
+    fn deref(&self) -> &Multiplayer {
+        &self.server
+    }
+}
+
+impl std::ops::DerefMut for Host {
+    fn deref_mut(&mut self) -> &mut Multiplayer {
+        &mut self.server
     }
 }

@@ -14,44 +14,32 @@ mod enet;
 mod host;
 mod peer;
 mod transport;
-/// A module of the transport internals: public (shown as `crate::internals`) only with the
-/// `internals` feature, for the crate's own bare-transport benchmark.
-macro_rules! internal_mod {
-    ($(#[$meta:meta])* $name:ident) => {
-        $(#[$meta])*
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        $(#[$meta])*
-        #[cfg(not(feature = "internals"))]
-        pub(crate) mod $name;
-    };
-}
-internal_mod!(
-    #[cfg(feature = "websocket")]
-    ready
-);
-internal_mod!(
-    #[cfg(feature = "enet")]
-    shards
-);
-internal_mod!(
-    #[cfg(feature = "enet")]
-    udp
-);
-internal_mod!(window);
+// The transport rooms: public (as `crate::internals`) only where the crate is built with
+// `--cfg fuzzing` (cargo-fuzz, for the framing's fuzz target) or `--cfg
+// godot_bin_internals` (the load run's bare-transport example), never in the published API.
+#[cfg(all(feature = "websocket", any(fuzzing, godot_bin_internals)))]
+pub mod ready;
+#[cfg(all(feature = "websocket", not(any(fuzzing, godot_bin_internals))))]
+mod ready;
+#[cfg(all(feature = "enet", any(fuzzing, godot_bin_internals)))]
+pub mod shards;
+#[cfg(all(feature = "enet", not(any(fuzzing, godot_bin_internals))))]
+mod shards;
+#[cfg(all(feature = "enet", any(fuzzing, godot_bin_internals)))]
+pub mod udp;
+#[cfg(all(feature = "enet", not(any(fuzzing, godot_bin_internals))))]
+mod udp;
 #[cfg(feature = "websocket")]
 mod ws;
-internal_mod!(
-    #[cfg(feature = "websocket")]
-    wslink
-);
+#[cfg(all(feature = "websocket", any(fuzzing, godot_bin_internals)))]
+pub mod wslink;
+#[cfg(all(feature = "websocket", not(any(fuzzing, godot_bin_internals))))]
+mod wslink;
 
 pub use host::{Host, HostBuilder};
 pub use peer::{Peer, PeerBuilder};
 pub use transport::{ClientTransport, LinkEvent, Sent, ServerTransport, TransportEvent};
 
-use super::scene::TransferMode;
 use super::session::{Client, Server};
 use std::hash::{BuildHasher, Hasher};
 
@@ -69,31 +57,6 @@ pub(crate) fn random_id() -> i32 {
         if id > 1 {
             return id;
         }
-    }
-}
-
-/// ENet channel for a SceneMultiplayer channel and mode: channels 0 and 1 are the
-/// engine's system channels (reliable, unreliable); user channel c is ENet channel c + 1.
-#[cfg_attr(not(feature = "enet"), allow(dead_code))]
-pub(crate) fn enet_channel(channel: u8, mode: TransferMode) -> u8 {
-    match (channel, mode) {
-        (0, TransferMode::Reliable) => 0,
-        (0, _) => 1,
-        (c, _) => c.saturating_add(1),
-    }
-}
-
-/// SceneMultiplayer channel and mode of a packet that came on ENet channel `ch`. The mode
-/// is not read from the packet: `rusty_enet` 0.4.1's `Packet::kind()` reports every
-/// received packet as reliable. Channel 1 carries only unreliable packets; on the user
-/// channels the mode is taken as reliable, which only matters when the packet is relayed
-/// (a relayed packet then keeps its order and arrives).
-#[cfg_attr(not(feature = "enet"), allow(dead_code))]
-pub(crate) fn from_enet_channel(ch: u8) -> (u8, TransferMode) {
-    match ch {
-        0 => (0, TransferMode::Reliable),
-        1 => (0, TransferMode::Unreliable),
-        c => (c - 1, TransferMode::Reliable),
     }
 }
 

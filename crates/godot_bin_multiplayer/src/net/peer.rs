@@ -1,7 +1,9 @@
 //! One client of a Godot server (or of a [`Host`](super::Host)): a bot.
 
 #[cfg(feature = "enet")]
-use super::enet::{EnetClient, EnetEvent, EnetLink};
+use super::enet::{EnetClient, EnetLink};
+#[cfg(feature = "enet")]
+use super::transport::TransportEvent;
 use super::transport::{ClientTransport, LinkEvent};
 #[cfg(feature = "websocket")]
 use super::ws::WsClient;
@@ -9,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::scene::Scene;
 #[cfg(feature = "enet")]
 use crate::scene::TransferMode;
-use crate::session::{self, Client, Event, Options, Output};
+use crate::session::{Client, Event, Multiplayer, Options, Output};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -35,7 +37,7 @@ impl PeerBuilder {
     /// ENet only: how long the link may go without a `service` call while waiting
     /// (default 10 ms; thousands of bots in one process want more). ENet runs its
     /// retransmissions, pings and timeouts only inside `service`. The session's own timers
-    /// need no polling: the peer sleeps until [`Client::poll_timeout`]. A WebSocket peer
+    /// need no polling: the peer sleeps until [`Session::poll_timeout`](crate::Session::poll_timeout). A WebSocket peer
     /// ignores this.
     pub fn service_interval(mut self, every: Duration) -> Self {
         self.service_interval = every;
@@ -79,11 +81,11 @@ impl PeerBuilder {
         let connect = async {
             loop {
                 let mut state = None;
-                link.service(true, |ev| {
+                link.service(Instant::now(), true, &mut |ev| {
                     match ev {
-                        EnetEvent::Connected(_) => state = state.or(Some(true)),
-                        EnetEvent::Disconnected(_) => state = Some(false),
-                        EnetEvent::Packet {
+                        TransportEvent::Connected(_) => state = state.or(Some(true)),
+                        TransportEvent::Disconnected(_) => state = Some(false),
+                        TransportEvent::Packet {
                             channel,
                             mode,
                             data,
@@ -112,7 +114,8 @@ impl PeerBuilder {
             .await
             .map_err(|_| Error::from(ErrorKind::Transport("ENet connect timed out".into())))??;
         let every = self.service_interval;
-        self.connect_with(Box::new(EnetClient::new(link, every)), id, early)
+        let enet = EnetClient::new(link, every, Instant::now());
+        self.connect_with(Box::new(enet), id, early)
     }
 }
 
@@ -162,13 +165,15 @@ impl PeerBuilder {
 /// }
 /// ```
 ///
-/// It owns a [`Client`] session and has the session's game-facing methods as its own:
-/// [`rpc_id`](Peer::rpc_id), [`rpc`](Peer::rpc), [`call_args`](Peer::call_args),
-/// [`send_bytes`](Peer::send_bytes), auth ([`send_auth`](Peer::send_auth),
-/// [`complete_auth`](Peer::complete_auth)) and the peer list. What those queue is sent by
+/// It owns a [`Client`] session and dereferences to its game-facing half,
+/// [`Multiplayer`]: [`rpc_id`](Multiplayer::rpc_id), [`rpc`](Multiplayer::rpc),
+/// [`call_args`](Multiplayer::call_args), [`send_bytes`](Multiplayer::send_bytes), auth
+/// ([`send_auth`](Multiplayer::send_auth), [`complete_auth`](Multiplayer::complete_auth))
+/// and the peer list are the peer's methods. What those queue is sent by
 /// [`next_event`](Peer::next_event) or [`flush`](Peer::flush). The peer drives the session
-/// itself, so the sans-IO half of [`Client`] (`receive`, `poll_event`, `tick`) is not
-/// reachable through it: events come from [`next_event`](Peer::next_event).
+/// itself, so the sans-IO half of [`Client`] ([`Session`](crate::Session): `receive`,
+/// `poll_event`, `tick`) is not reachable through it: events come from
+/// [`next_event`](Peer::next_event).
 pub struct Peer {
     client: Client,
     /// The link to the server; `None` once it is gone.
@@ -212,8 +217,6 @@ impl Peer {
             self.client.tick(now);
         }
     }
-
-    session::game_api!(client);
 
     /// Whether the link to the server is gone.
     pub fn is_closed(&self) -> bool {
@@ -340,5 +343,18 @@ impl Peer {
                 Poll::Pending => return Poll::Pending,
             }
         }
+    }
+}
+
+impl std::ops::Deref for Peer {
+    type Target = Multiplayer;
+    fn deref(&self) -> &Multiplayer {
+        &self.client
+    }
+}
+
+impl std::ops::DerefMut for Peer {
+    fn deref_mut(&mut self) -> &mut Multiplayer {
+        &mut self.client
     }
 }

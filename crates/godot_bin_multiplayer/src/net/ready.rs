@@ -104,8 +104,8 @@ impl Ready {
     ///
     /// A slot left unpolled stays in `into` for the next poll: once the task's budget is
     /// spent, tokio refuses the socket, clones the slot's waker into its deferred list and
-    /// wakes it on the next tick, a slot at a time (benches/RESULTS.md, issue 26), so the
-    /// owner stops there and carries the rest.
+    /// wakes it on the next tick, a slot at a time (seen under load: the crate's
+    /// benches/RESULTS.md), so the owner stops there and carries the rest.
     pub fn take(&mut self, into: &mut Vec<usize>, task: &Waker) {
         let mut w = self
             .shared

@@ -2,8 +2,8 @@
 //!
 //! Why: every `service` and `flush` of a rusty_enet host is a pass over all of its peer
 //! slots, connected or not (ENet's design), and a server has a slot for every peer it may
-//! ever hold: the engine's 4,095. At 100 bots those passes were a quarter of the server's
-//! CPU (benches/RESULTS.md, issue 26). Here the slots come in hosts of [`SHARD_PEERS`],
+//! ever hold: the engine's 4,095 (what that cost: the crate's benches/RESULTS.md). Here
+//! the slots come in hosts of [`SHARD_PEERS`],
 //! made as they fill, and a turn services only the hosts a datagram came for.
 //!
 //! The reader hands each datagram to the host that holds its sender; a datagram from an
@@ -27,15 +27,13 @@ use std::time::{Duration, Instant};
 use tokio::net::UdpSocket;
 
 /// Peer slots per host. A pass over 64 slots costs little next to a datagram's system
-/// call (hosts of 16 measured no faster: benches/RESULTS.md, issue 26); 1,000 peers are
-/// 16 hosts.
+/// call (smaller hosts measured no faster); 1,000 peers are 16 hosts.
 pub const SHARD_PEERS: usize = 64;
 
 /// Datagrams read in one turn, drained or not: when datagrams come faster than the host
 /// answers them (a starved core), reading until the socket drained never ended, so the
 /// WebSocket side, the answers and the timers never got their turn; the session's answers
-/// piled up (the soak reached 900 MB and 8,000 sockets in CLOSE-WAIT: benches/RESULTS.md,
-/// issue 26). The host's loop comes back at once while the socket is readable. (Eight of
+/// piled up (the soak's figures: the crate's benches/RESULTS.md). The host's loop comes back at once while the socket is readable. (Eight of
 /// ENet's own receive passes, 256 datagrams each.)
 pub const READ_PER_TURN: usize = 8 * 256;
 
@@ -63,7 +61,8 @@ pub struct Shards {
     /// Something was queued on the host since its last flush.
     queued: Vec<bool>,
     buf: Box<[u8; MTU_MAX]>,
-    next_sweep: Instant,
+    /// When the routes are next read back (set at the first [`Shards::tidy`]).
+    next_sweep: Option<Instant>,
     /// A connect found every host full: read the routes back at the next [`Shards::tidy`].
     sweep_soon: bool,
 }
@@ -98,7 +97,7 @@ impl Shards {
             touched: Vec::new(),
             queued: Vec::new(),
             buf: Box::new([0; MTU_MAX]),
-            next_sweep: Instant::now() + SWEEP_EVERY,
+            next_sweep: None,
             sweep_soon: false,
         };
         shards.add_host()?;
@@ -284,13 +283,12 @@ impl Shards {
     /// Reads the routes back from the peers' states when it is time, and only when every
     /// delivered datagram has been serviced (a connect still in an inbox has no peer yet).
     pub fn tidy(&mut self, now: Instant) {
-        if !(self.sweep_soon || now >= self.next_sweep)
-            || !self.hosts.iter().all(|h| h.socket().inbox_is_empty())
-        {
+        let due = *self.next_sweep.get_or_insert(now + SWEEP_EVERY) <= now;
+        if !(self.sweep_soon || due) || !self.hosts.iter().all(|h| h.socket().inbox_is_empty()) {
             return;
         }
         self.sweep_soon = false;
-        self.next_sweep = now + SWEEP_EVERY;
+        self.next_sweep = Some(now + SWEEP_EVERY);
         self.route.clear();
         for (k, host) in self.hosts.iter_mut().enumerate() {
             self.routed[k] = 0;

@@ -5,9 +5,8 @@
 //! Why hold them: `service` acknowledges what it read at once, in a datagram of its own,
 //! before the session has answered; the answer then leaves in a second datagram at the
 //! flush. Two datagrams a call each way, where one would do, cost the kernel's UDP path
-//! twice (benches/RESULTS.md, issue 26: 4.3 system calls a call, two thirds of the
-//! server's CPU in the kernel). Held to the end of the turn, the acknowledgements travel
-//! with the answers.
+//! twice (the figures: the crate's benches/RESULTS.md). Held to the end of the turn, the
+//! acknowledgements travel with the answers.
 //!
 //! ENet reads from the socket's inbox, not from the UDP socket itself: a server runs
 //! several hosts on one UDP socket (`shards.rs`), which reads the datagrams and hands
@@ -29,6 +28,7 @@ use tokio::net::UdpSocket;
 /// checksum (which would follow the header) nor compression.
 const HEADER_SENT_TIME: u16 = 0x8000;
 const HEADER_COMPRESSED: u16 = 0x4000;
+/// The bits of an ENet header's first field that hold the peer id.
 pub const HEADER_PEER_ID: u16 = 0x0FFF;
 
 /// The largest datagram a merge may make: ENet's default MTU, which every host here (and
@@ -86,6 +86,7 @@ pub struct Udp {
 }
 
 impl Udp {
+    /// ENet's socket over `socket`, nothing held or received yet.
     pub fn new(socket: Arc<UdpSocket>) -> Self {
         Udp {
             socket,
@@ -180,6 +181,7 @@ impl Socket for Udp {
     }
 }
 
+/// Whether a socket error is passing (the next datagram may go), not the socket's end.
 pub fn transient(e: &io::Error) -> bool {
     matches!(
         e.kind(),

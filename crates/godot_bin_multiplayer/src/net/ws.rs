@@ -42,10 +42,13 @@ const FRAMES_PER_POLL: usize = 64;
 
 /// How many accepted connections may be in their handshake at once; more wait in the
 /// listener's backlog. Without a bound, a server short of CPU accepted faster than it
-/// could answer handshakes (an accept costs a task a fraction of what a handshake does):
-/// in the overload run 7,685 accepted sockets sat with their upgrade request unread, the
-/// clients long gone, and their 3 s timeouts never started (benches/RESULTS.md, issue 26).
+/// could answer handshakes (an accept costs a task a fraction of what a handshake does),
+/// and the accepted sockets sat with their upgrade request unread, their timeouts never
+/// started (the overload run: the crate's benches/RESULTS.md).
 const MAX_HANDSHAKES: usize = 128;
+
+/// How soon a failed `accept` (out of descriptors, say) is tried again.
+const ACCEPT_RETRY: Duration = Duration::from_millis(10);
 
 /// The client's tungstenite settings: the server's read buffer size (tungstenite
 /// zero-fills its free capacity before every read, so a small one is cheaper), and the
@@ -70,28 +73,6 @@ fn handshake(tcp: TcpStream, max_message: usize) -> Handshake {
         let link = tokio::time::timeout_at(deadline, open).await.ok()?.ok()?;
         Some((link, id))
     })
-}
-
-/// What the server's connections report.
-pub(crate) enum WsEvent<'a> {
-    /// A client finished its handshake and has its id.
-    Connected(i32),
-    /// A packet from a client.
-    Packet(i32, &'a [u8]),
-    /// A client's connection closed or failed.
-    Closed(i32),
-}
-
-/// What [`WsServer::send`] did with a packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Queued {
-    /// Queued for the client.
-    Yes,
-    /// `id` is not one of this server's clients (it may be another transport's).
-    NotOurs,
-    /// The client had more than the queue size waiting: it is closed, and the caller
-    /// should drop the peer.
-    TooSlow,
 }
 
 struct Conn {
@@ -130,8 +111,8 @@ pub(crate) struct WsServer {
     partial: Vec<usize>,
     /// [`FRAME_TIMEOUT`] (shorter in tests).
     frame_timeout: Duration,
-    /// An `accept` failed (out of descriptors, say): the host retries on its timer.
-    pub(crate) accept_failed: bool,
+    /// An `accept` failed (out of descriptors, say): when the host's timer retries it.
+    accept_retry: Option<Instant>,
 }
 
 impl WsServer {
@@ -151,44 +132,52 @@ impl WsServer {
             max_unwritten: MAX_UNWRITTEN.max(max_message.saturating_mul(4)),
             partial: Vec::new(),
             frame_timeout: FRAME_TIMEOUT,
-            accept_failed: false,
+            accept_retry: None,
         }
     }
 
-    pub(crate) fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
-        self.listener.local_addr()
-    }
-
-    /// Accepts connections, advances handshakes and reads every connection that woke,
-    /// reporting each event to `on` (which, for `Connected`, says whether to keep the
-    /// client). Registers `cx` for all of it. Whether anything happened.
-    pub(crate) fn poll(
+    /// Advances the handshakes in flight; each finished one becomes a connection (if `on`
+    /// keeps it). Whether a connection was added.
+    fn poll_handshakes(
         &mut self,
         cx: &mut Context<'_>,
-        mut on: impl FnMut(WsEvent<'_>) -> bool,
+        on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
     ) -> bool {
-        // Handshakes under way first, then new connections up to the bound, whose
-        // handshakes start (and their timeouts with them) in the same poll.
-        let mut any = self.poll_handshakes(cx, &mut on);
-        self.accept_failed = false;
-        while self.handshakes.len() < MAX_HANDSHAKES {
-            match self.listener.poll_accept(cx) {
-                Poll::Ready(Ok((tcp, _))) => {
-                    self.handshakes.push(handshake(tcp, self.max_message));
-                }
-                Poll::Ready(Err(_)) => {
-                    self.accept_failed = true;
-                    break;
-                }
-                Poll::Pending => break,
+        let mut any = false;
+        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
+            let Some((link, id)) = done else { continue };
+            // A random id already taken (1 in 2^31 per client): drop the newcomer.
+            if self.by_id.contains_key(&id) || !on(TransportEvent::Connected(id)) {
+                continue;
             }
-        }
-        any |= self.poll_handshakes(cx, &mut on);
-        self.close_stalled(Instant::now());
-        for id in self.gone.drain(..) {
-            on(WsEvent::Closed(id));
             any = true;
+            let slot = self.free.pop().unwrap_or_else(|| {
+                self.conns.push(None);
+                self.conns.len() - 1
+            });
+            self.conns[slot] = Some(Conn {
+                link,
+                id,
+                unflushed: 0,
+                dirty: false,
+                frame_since: None,
+            });
+            self.by_id.insert(id, slot);
+            self.ready.wake(slot);
         }
+        any
+    }
+
+    /// Reads every connection that woke (each through its own waker), reporting its
+    /// packets and its end to `on`; a frame begun and not finished starts its clock at
+    /// `now`. Whether anything happened.
+    fn poll_reads(
+        &mut self,
+        cx: &mut Context<'_>,
+        now: Instant,
+        on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
+    ) -> bool {
+        let mut any = false;
         // Slots a poll could not reach come first, then those woken since.
         let mut woken = std::mem::take(&mut self.woken);
         self.ready.take(&mut woken, cx.waker());
@@ -221,12 +210,19 @@ impl WsServer {
             if !closed {
                 let id = c.id;
                 // The engine takes text messages as packets too.
-                let turn = c.link.poll_messages(&mut scx, FRAMES_PER_POLL, |data, _| {
-                    if !data.is_empty() {
-                        on(WsEvent::Packet(id, data));
-                        any = true;
-                    }
-                });
+                let turn = c
+                    .link
+                    .poll_messages(&mut scx, FRAMES_PER_POLL, |data, _, _| {
+                        if !data.is_empty() {
+                            on(TransportEvent::Packet {
+                                from: id,
+                                channel: 0,
+                                mode: TransferMode::Reliable,
+                                data,
+                            });
+                            any = true;
+                        }
+                    });
                 match turn {
                     Turn::Drained => {}
                     // More may be waiting: come back after the others.
@@ -241,7 +237,7 @@ impl WsServer {
                 // A frame begun and not finished: its clock starts (once).
                 match (c.link.in_frame(), c.frame_since) {
                     (true, None) => {
-                        c.frame_since = Some(Instant::now());
+                        c.frame_since = Some(now);
                         self.partial.push(slot);
                     }
                     (false, Some(_)) => c.frame_since = None,
@@ -251,44 +247,12 @@ impl WsServer {
             if closed {
                 let id = c.id;
                 self.remove(slot);
-                on(WsEvent::Closed(id));
+                on(TransportEvent::Disconnected(id));
                 any = true;
             }
         }
         woken.drain(..reached);
         self.woken = woken;
-        any
-    }
-
-    /// Advances the handshakes in flight; each finished one becomes a connection (if `on`
-    /// keeps it). Whether a connection was added.
-    fn poll_handshakes(
-        &mut self,
-        cx: &mut Context<'_>,
-        on: &mut impl FnMut(WsEvent<'_>) -> bool,
-    ) -> bool {
-        let mut any = false;
-        while let Poll::Ready(Some(done)) = self.handshakes.poll_next_unpin(cx) {
-            let Some((link, id)) = done else { continue };
-            // A random id already taken (1 in 2^31 per client): drop the newcomer.
-            if self.by_id.contains_key(&id) || !on(WsEvent::Connected(id)) {
-                continue;
-            }
-            any = true;
-            let slot = self.free.pop().unwrap_or_else(|| {
-                self.conns.push(None);
-                self.conns.len() - 1
-            });
-            self.conns[slot] = Some(Conn {
-                link,
-                id,
-                unflushed: 0,
-                dirty: false,
-                frame_since: None,
-            });
-            self.by_id.insert(id, slot);
-            self.ready.wake(slot);
-        }
         any
     }
 
@@ -334,54 +298,6 @@ impl WsServer {
         Some(c)
     }
 
-    /// Queues a packet for client `id` (written by the next [`flush`](Self::flush)), with
-    /// one lookup of the client: whether `id` is ours, and whether it kept up.
-    pub(crate) fn send(&mut self, id: i32, data: &[u8]) -> Queued {
-        let Some(&slot) = self.by_id.get(&id) else {
-            return Queued::NotOurs;
-        };
-        let Some(c) = self.conns[slot].as_mut() else {
-            return Queued::NotOurs;
-        };
-        if c.unflushed >= self.queue
-            || (c.link.has_unwritten() && c.link.unwritten_len() + data.len() > self.max_unwritten)
-        {
-            self.close(id);
-            return Queued::TooSlow;
-        }
-        c.link.queue(data);
-        c.unflushed += 1;
-        if !c.dirty {
-            c.dirty = true;
-            self.dirty.push(slot);
-        }
-        Queued::Yes
-    }
-
-    /// Writes what was queued since the last flush: one write per connection. A socket
-    /// that cannot take it all now finishes when it wakes.
-    pub(crate) fn flush(&mut self) {
-        let mut dirty = std::mem::take(&mut self.dirty);
-        for &slot in &dirty {
-            let Some(c) = self.conns[slot].as_mut() else {
-                continue;
-            };
-            c.dirty = false;
-            let mut scx = Context::from_waker(self.ready.waker(slot));
-            match c.link.poll_flush(&mut scx) {
-                Poll::Ready(Ok(())) => c.unflushed = 0,
-                Poll::Ready(Err(_)) => {
-                    let id = c.id;
-                    self.remove(slot);
-                    self.gone.push(id);
-                }
-                Poll::Pending => {}
-            }
-        }
-        dirty.clear();
-        self.dirty = dirty;
-    }
-
     /// Closes client `id`'s connection with code 1000, as `disconnect_peer` does: what
     /// was queued for it and the close frame are written if the socket takes them now.
     pub(crate) fn close(&mut self, id: i32) -> bool {
@@ -395,7 +311,7 @@ impl WsServer {
             // Read what the client sent meanwhile, so that closing the socket sends a FIN
             // rather than a reset that could discard our last packets at the client.
             for _ in 0..16 {
-                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _| {}) != Turn::More {
+                if c.link.poll_messages(&mut cx, FRAMES_PER_POLL, |_, _, _| {}) != Turn::More {
                     break;
                 }
             }
@@ -452,54 +368,105 @@ pub(crate) async fn connect(
 /// The bundled WebSocket server as a [`ServerTransport`]: one packet per binary (or text)
 /// message, channel 0, reliable, as `WebSocketMultiplayerPeer` has it.
 impl ServerTransport for WsServer {
+    /// Accepts connections, advances handshakes and reads every connection that woke,
+    /// reporting each event to `on` (which, for `Connected`, says whether to keep the
+    /// client). Registers `cx` for all of it. Whether anything happened.
     fn poll(
         &mut self,
         cx: &mut Context<'_>,
-        _now: Instant,
+        now: Instant,
         on: &mut dyn FnMut(TransportEvent<'_>) -> bool,
     ) -> Result<bool> {
-        Ok(WsServer::poll(self, cx, |ev| match ev {
-            WsEvent::Connected(id) => on(TransportEvent::Connected(id)),
-            WsEvent::Packet(from, data) => on(TransportEvent::Packet {
-                from,
-                channel: 0,
-                mode: TransferMode::Reliable,
-                data,
-            }),
-            WsEvent::Closed(id) => on(TransportEvent::Disconnected(id)),
-        }))
+        // Handshakes under way first, then new connections up to the bound, whose
+        // handshakes start (and their timeouts with them) in the same poll.
+        let mut any = self.poll_handshakes(cx, on);
+        self.accept_retry = None;
+        while self.handshakes.len() < MAX_HANDSHAKES {
+            match self.listener.poll_accept(cx) {
+                Poll::Ready(Ok((tcp, _))) => {
+                    self.handshakes.push(handshake(tcp, self.max_message));
+                }
+                Poll::Ready(Err(_)) => {
+                    // Retried soon after, on the host's timer.
+                    self.accept_retry = Some(now + ACCEPT_RETRY);
+                    break;
+                }
+                Poll::Pending => break,
+            }
+        }
+        any |= self.poll_handshakes(cx, on);
+        self.close_stalled(now);
+        for id in self.gone.drain(..) {
+            on(TransportEvent::Disconnected(id));
+            any = true;
+        }
+        any |= self.poll_reads(cx, now, on);
+        Ok(any)
     }
 
+    /// Queues a packet for client `to` (written by the next flush), with one lookup of
+    /// the client: copied into the connection's buffer, so the packet's own buffer comes
+    /// back to be reused; a client with more than the queue waiting is closed, too slow.
     fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) -> Sent {
-        match WsServer::send(self, to, &data) {
-            // Copied into the connection's buffer: the packet's own buffer can be reused.
-            Queued::Yes => Sent::Queued(Some(data)),
-            Queued::NotOurs => Sent::NotMine(data),
-            Queued::TooSlow => Sent::TooSlow,
+        let Some(&slot) = self.by_id.get(&to) else {
+            return Sent::NotMine(data);
+        };
+        let Some(c) = self.conns[slot].as_mut() else {
+            return Sent::NotMine(data);
+        };
+        if c.unflushed >= self.queue
+            || (c.link.has_unwritten() && c.link.unwritten_len() + data.len() > self.max_unwritten)
+        {
+            self.close(to);
+            return Sent::TooSlow;
         }
+        c.link.queue(&data);
+        c.unflushed += 1;
+        if !c.dirty {
+            c.dirty = true;
+            self.dirty.push(slot);
+        }
+        Sent::Queued(Some(data))
     }
 
     fn disconnect(&mut self, to: i32) -> bool {
         self.close(to)
     }
 
+    /// Writes what was queued since the last flush: one write per connection. A socket
+    /// that cannot take it all now finishes when it wakes.
     fn flush(&mut self) {
-        WsServer::flush(self)
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            let Some(c) = self.conns[slot].as_mut() else {
+                continue;
+            };
+            c.dirty = false;
+            let mut scx = Context::from_waker(self.ready.waker(slot));
+            match c.link.poll_flush(&mut scx) {
+                Poll::Ready(Ok(())) => c.unflushed = 0,
+                Poll::Ready(Err(_)) => {
+                    let id = c.id;
+                    self.remove(slot);
+                    self.gone.push(id);
+                }
+                Poll::Pending => {}
+            }
+        }
+        dirty.clear();
+        self.dirty = dirty;
     }
 
     fn next_wake(&self) -> Option<Instant> {
         // A failed `accept` (out of descriptors, say) is retried soon after.
-        let retry = self
-            .accept_failed
-            .then(|| Instant::now() + Duration::from_millis(10));
-        match (retry, self.frame_deadline()) {
+        match (self.accept_retry, self.frame_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
     fn local_addr(&self) -> Option<std::net::SocketAddr> {
-        WsServer::local_addr(self).ok()
+        self.listener.local_addr().ok()
     }
 }
 
@@ -682,14 +649,18 @@ mod slow_clients {
             let _ = tokio::time::timeout(
                 wake.saturating_duration_since(Instant::now()) + Duration::from_millis(5),
                 std::future::poll_fn(|cx| {
-                    let any = server.poll(cx, |ev| {
-                        seen.push(match ev {
-                            WsEvent::Connected(id) => format!("connected {id}"),
-                            WsEvent::Packet(id, d) => format!("packet {id} {}", d.len()),
-                            WsEvent::Closed(id) => format!("closed {id}"),
-                        });
-                        true
-                    });
+                    let any = server
+                        .poll(cx, Instant::now(), &mut |ev| {
+                            seen.push(match ev {
+                                TransportEvent::Connected(id) => format!("connected {id}"),
+                                TransportEvent::Packet { from, data, .. } => {
+                                    format!("packet {from} {}", data.len())
+                                }
+                                TransportEvent::Disconnected(id) => format!("closed {id}"),
+                            });
+                            true
+                        })
+                        .unwrap();
                     // What the poll queued (pongs) goes out, as the host's turn ends.
                     server.flush();
                     // Back to the loop for the events, or for a new deadline's timer.
@@ -781,10 +752,10 @@ mod slow_clients {
         let packet = vec![7; 256 * 1024];
         let mut sent = 0usize;
         loop {
-            match server.send(id, &packet) {
-                Queued::Yes => sent += packet.len(),
-                Queued::TooSlow => break,
-                Queued::NotOurs => panic!("the client is ours"),
+            match server.send(id, 0, TransferMode::Reliable, packet.clone()) {
+                Sent::Queued(_) => sent += packet.len(),
+                Sent::TooSlow => break,
+                Sent::NotMine(_) => panic!("the client is ours"),
             }
             server.flush();
             let slot = server.by_id[&id];

@@ -82,8 +82,8 @@ pub struct SyncEvent {
 }
 
 /// Something the game should know: what `multiplayer`'s signals and `@rpc` functions tell
-/// a Godot game, from [`Server::poll_event`](super::Server::poll_event),
-/// [`Client::poll_event`](super::Client::poll_event) or a driver's `next_event`.
+/// a Godot game, from [`Session::poll_event`](super::Session::poll_event)
+/// (on a [`Server`](super::Server) or a [`Client`](super::Client)) or a driver's `next_event`.
 ///
 /// ```
 /// use godot_bin_multiplayer::{Event, NodeConfig, Options, Rpc, Scene, Server};

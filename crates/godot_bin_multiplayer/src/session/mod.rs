@@ -1,43 +1,59 @@
 //! Sans-IO SceneMultiplayer sessions: the state the engine keeps, fed with transport
 //! events and packets, producing packets to send and events for the game.
 //!
-//! This file holds the shared [`Session`] state and the two roles over it, [`Server`] and
-//! [`Client`], and re-exports the public types; each job has its own file, as quinn-proto
-//! splits its `Connection`:
+//! Three layers, each a type with its methods written once:
 //!
-//! * `api`: the methods the roles share, written once as macros (also used by `net`);
-//! * `io`: what goes in and out ([`Transmit`], [`Output`], [`Event`] and its payloads);
-//! * `peers`: links, peer announcements and auth;
-//! * `recv`: receiving and dispatching packets (relay, path cache, calls, replication in);
-//! * `send`: RPCs, raw bytes and the path cache on the sending side;
-//! * `replication`: spawn, despawn and synchronizer state (server authority);
-//! * `timers`: `tick`, the network frame and the auth timeouts.
+//! * [`Multiplayer`]: what a game calls (RPCs, raw bytes, auth, the peer list), as a
+//!   Godot game calls its `multiplayer` object. [`Server`], [`Client`],
+//!   [`net::Host`](crate::net::Host) and [`net::Peer`](crate::net::Peer) all dereference
+//!   to it.
+//! * [`Session`]: what drives a sans-IO session (packets in, outputs and events out,
+//!   time); [`Server`] and [`Client`] dereference to it, the drivers in `net` keep it to
+//!   themselves.
+//! * [`Server`] and [`Client`]: what only one role has (peers connecting, replication;
+//!   the link to the server).
+//!
+//! The state is in types that each own one job, as quinn-proto splits its `Connection`;
+//! the files below hold those types and know nothing of [`Multiplayer`]:
+//!
+//! * `peers`: the peer table (each peer's state by id, in id order, and the auth
+//!   deadlines);
+//! * `paths`: the path cache, ours (`PathCache`) and each peer's (`PeerPaths`);
+//! * `replication`: what a server spawned, with its synchronizers' values, what each peer
+//!   was sent or sent (`Replication`, `PeerReplication`), and a frame's sync packets;
+//! * `outbox`: the outputs and events waiting, and the buffers handed back;
+//! * `io`: the types that go in and out.
+//!
+//! The files above [`Multiplayer`] are its jobs, each on those types:
+//!
+//! * `recv`: a packet in, one handler per command; `send`: RPCs, raw bytes and the path
+//!   announcements out; `link`: peers coming and going, announcements, auth;
+//!   `replicate`: spawns, despawns and synchronizer state out; `timers`: `tick` and
+//!   `poll_timeout`.
 
-mod api;
 mod io;
+mod link;
+mod outbox;
+mod paths;
 mod peers;
 mod recv;
+mod replicate;
 mod replication;
 mod send;
 mod timers;
 
-#[cfg(any(feature = "websocket", feature = "enet"))]
-pub(crate) use api::game_api;
 pub use io::{Event, Output, RpcCall, SpawnEvent, SyncEvent, Transmit};
 pub use replication::{SpawnScene, SyncSpec};
 
 use super::error::{Error, ErrorKind, Result};
-use super::scene::{NodeId, Scene};
+use super::scene::{NodeId, Scene, TransferMode};
+use outbox::Outbox;
+use paths::PathCache;
 use peers::PeerTable;
-use replication::SpawnedNode;
-use std::collections::{BTreeSet, VecDeque};
+use replication::Replication;
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// How many sent packet buffers a session keeps for reuse.
-const SPARE_BUFFERS: usize = 64;
-/// The largest buffer kept for reuse (bytes of capacity).
-const SPARE_CAPACITY: usize = 2048;
 
 /// The server's peer id.
 pub const SERVER_ID: i32 = 1;
@@ -77,61 +93,40 @@ impl Default for Options {
     }
 }
 
-/// The state both sides share; [`Server`] and [`Client`] add what is theirs and expose
-/// its methods as their own (see `api`).
+/// What a game calls, as a Godot game calls its `multiplayer` object: RPCs
+/// ([`rpc_id`](Self::rpc_id), [`rpc`](Self::rpc), [`call_args`](Self::call_args)), raw
+/// bytes ([`send_bytes`](Self::send_bytes)), auth ([`send_auth`](Self::send_auth),
+/// [`complete_auth`](Self::complete_auth)) and the peer list.
+///
+/// A [`Server`], a [`Client`], a [`net::Host`](crate::net::Host) and a
+/// [`net::Peer`](crate::net::Peer) dereference to it, so these are their methods too.
+/// What they queue goes out with the driver's next turn (a sans-IO session's
+/// [`Session::poll_output`]).
 #[derive(Debug)]
-pub(crate) struct Session {
+pub struct Multiplayer {
     scene: Arc<Scene>,
     opts: Options,
     is_server: bool,
+    /// Our peer id (1 on a server; on a client, 0 until it connects).
     unique_id: i32,
     peers: PeerTable,
-    /// The peers in auth, earliest start first: the auth timer reads the first one, so
-    /// neither `poll_timeout` nor `tick` walks every peer.
-    in_auth: BTreeSet<(Instant, i32)>,
-    /// Our cache id of each node (0 = none yet).
-    cache_ids: Vec<u32>,
-    /// Which node each of our cache ids names (id 1 is index 0).
-    assigned: Vec<NodeId>,
-    out: VecDeque<Output>,
-    events: VecDeque<Event>,
-    spawned: Vec<SpawnedNode>,
-    last_net_id: u32,
-    version: u64,
-    scratch: Vec<u8>,
-    /// Packet buffers the host has written out and handed back ([`Server::recycle`]):
-    /// an answer's packet reuses one instead of allocating.
-    spare: Vec<Vec<u8>>,
+    paths: PathCache,
+    replication: Replication,
+    outbox: Outbox,
 }
 
-impl Session {
+impl Multiplayer {
     fn new(scene: Arc<Scene>, opts: Options, is_server: bool) -> Self {
-        let n = scene.len();
-        Session {
+        let nodes = scene.len();
+        Multiplayer {
             scene,
             opts,
             is_server,
             unique_id: if is_server { SERVER_ID } else { 0 },
             peers: PeerTable::default(),
-            in_auth: BTreeSet::new(),
-            cache_ids: vec![0; n],
-            assigned: Vec::new(),
-            out: VecDeque::new(),
-            events: VecDeque::new(),
-            spawned: Vec::new(),
-            last_net_id: 0,
-            version: 0,
-            scratch: Vec::new(),
-            spare: Vec::new(),
-        }
-    }
-
-    /// Keeps `buf` (already sent) for a later packet: at most [`SPARE_BUFFERS`] of them,
-    /// none larger than [`SPARE_CAPACITY`], so that a burst of big packets is not held.
-    pub(crate) fn recycle(&mut self, mut buf: Vec<u8>) {
-        if self.spare.len() < SPARE_BUFFERS && buf.capacity() <= SPARE_CAPACITY {
-            buf.clear();
-            self.spare.push(buf);
+            paths: PathCache::new(nodes),
+            replication: Replication::default(),
+            outbox: Outbox::default(),
         }
     }
 
@@ -145,17 +140,14 @@ impl Session {
         &self.opts
     }
 
-    /// Our peer id (0 on a client before it connects).
+    /// Our peer id (1 on a server; on a client, 0 until it connects).
     pub fn unique_id(&self) -> i32 {
         self.unique_id
     }
 
     /// The admitted peers (`multiplayer.get_peers()`).
     pub fn peers(&self) -> impl Iterator<Item = i32> + '_ {
-        self.peers
-            .iter()
-            .filter(|(_, p)| p.pending.is_none())
-            .map(|(id, _)| id)
+        self.peers.admitted()
     }
 
     /// Peers whose auth is in progress.
@@ -166,25 +158,6 @@ impl Session {
             .map(|(id, _)| id)
     }
 
-    fn admitted(&self, peer: i32) -> bool {
-        self.peers.get(&peer).is_some_and(|p| p.pending.is_none())
-    }
-
-    /// The next event, if any.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
-    }
-
-    /// The next packet or disconnect for the transport, if any.
-    pub fn poll_output(&mut self) -> Option<Output> {
-        self.out.pop_front()
-    }
-
-    /// Whether outputs are waiting.
-    pub fn has_output(&self) -> bool {
-        !self.out.is_empty()
-    }
-
     fn node_id(&self, path: &str) -> Result<NodeId> {
         self.scene
             .node_id(path)
@@ -192,7 +165,81 @@ impl Session {
     }
 }
 
-/// The server side of SceneMultiplayer (peer id 1).
+/// What drives a sans-IO session: packets in ([`receive`](Self::receive)), packets to
+/// send ([`poll_output`](Self::poll_output)) and events for the game
+/// ([`poll_event`](Self::poll_event)) out, and time ([`tick`](Self::tick),
+/// [`poll_timeout`](Self::poll_timeout)), which the caller passes in: the session never
+/// reads the clock.
+///
+/// [`Server`] and [`Client`] dereference to it, and it to [`Multiplayer`]. The drivers of
+/// [`net`](crate::net) drive their own session, so it is not reachable through them.
+#[derive(Debug)]
+pub struct Session(Multiplayer);
+
+impl Session {
+    /// A packet arrived from transport peer `from` (on a client, always 1) at `now`.
+    pub fn receive(
+        &mut self,
+        from: i32,
+        channel: u8,
+        mode: TransferMode,
+        packet: &[u8],
+        now: Instant,
+    ) {
+        self.0.receive(from, channel, mode, packet, now)
+    }
+
+    /// The next event, if any.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.0.outbox.next_event()
+    }
+
+    /// The next packet or disconnect for the transport, if any.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.0.outbox.next_output()
+    }
+
+    /// Whether outputs are waiting.
+    pub fn has_output(&self) -> bool {
+        self.0.outbox.has_output()
+    }
+
+    /// Drops pending peers whose auth took longer than the timeout, and (server) sends
+    /// the replication state of this network frame. Call it every network frame, and at
+    /// [`poll_timeout`](Self::poll_timeout).
+    pub fn tick(&mut self, now: Instant) {
+        self.0.tick(now)
+    }
+
+    /// When [`tick`](Self::tick) next has a timer to serve: the earliest instant at which
+    /// a peer still in auth reaches [`Options::auth_timeout`] (a `tick` at or after it
+    /// drops that peer). `None` when no timer is pending: no peer in auth, or the timeout
+    /// is zero (none).
+    ///
+    /// This covers the session's timers only. A server's replication is sent by `tick`
+    /// too, once per network frame at a rate the caller chooses (the engine's is the
+    /// process frame, [`net::Host`](crate::net::Host)'s its `sync_interval`): a server
+    /// that replicates ticks at the earlier of this instant and its next frame.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.0.poll_timeout()
+    }
+}
+
+impl Deref for Session {
+    type Target = Multiplayer;
+    fn deref(&self) -> &Multiplayer {
+        &self.0
+    }
+}
+
+impl DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut Multiplayer {
+        &mut self.0
+    }
+}
+
+/// The server side of SceneMultiplayer (peer id 1). The game's calls are
+/// [`Multiplayer`]'s, the driver's [`Session`]'s (it dereferences to both).
 ///
 /// ```
 /// use godot_bin_multiplayer::{Event, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode};
@@ -229,31 +276,52 @@ pub struct Server(Session);
 impl Server {
     /// A server session over `scene`.
     pub fn new(scene: Arc<Scene>, opts: Options) -> Self {
-        Server(Session::new(scene, opts, true))
+        Server(Session(Multiplayer::new(scene, opts, true)))
     }
 
     /// Hands back the buffer of a [`Transmit`] the transport has copied out, for the
     /// session to write a later packet into (a driver's way to spare an allocation a
     /// packet; the session keeps a few small ones and drops the rest).
     pub fn recycle(&mut self, buf: Vec<u8>) {
-        self.0.recycle(buf)
+        self.0 .0.outbox.recycle(buf)
     }
+}
 
-    api::game_api!(0);
-    api::driver_api!(0);
+impl Deref for Server {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.0
+    }
+}
+
+impl DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Session {
+        &mut self.0
+    }
 }
 
 /// The client side of SceneMultiplayer: one link, to the server (peer 1); other clients
-/// are reached through the server's relay.
+/// are reached through the server's relay. The game's calls are [`Multiplayer`]'s, the
+/// driver's [`Session`]'s (it dereferences to both).
 #[derive(Debug)]
 pub struct Client(Session);
 
 impl Client {
     /// A client session over `scene`.
     pub fn new(scene: Arc<Scene>, opts: Options) -> Self {
-        Client(Session::new(scene, opts, false))
+        Client(Session(Multiplayer::new(scene, opts, false)))
     }
+}
 
-    api::game_api!(0);
-    api::driver_api!(0);
+impl Deref for Client {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.0
+    }
+}
+
+impl DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut Session {
+        &mut self.0
+    }
 }

@@ -1,22 +1,11 @@
-//! Peers: links coming up and going down, the server's peer announcements, and auth
-//! (`send_auth`, `complete_auth`; the auth timeout itself is in `timers`).
+//! The peer table: each peer's state (auth, its path cache, its replication) by id, in id
+//! order, and the auth deadlines. Links coming up and going down are `link`'s job.
 
-use super::{Client, Event, Output, Server, Session, SERVER_ID};
-use crate::error::{Error, ErrorKind, Result};
+use super::paths::PeerPaths;
+use super::replication::PeerReplication;
 use crate::map::Map;
-use crate::scene::{NodeId, TransferMode};
-use crate::wire;
 use std::collections::BTreeSet;
-use std::time::Instant;
-
-/// How far a node's path-cache id has got with one peer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(super) enum PathState {
-    #[default]
-    NotSent,
-    Sent,
-    Confirmed,
-}
+use std::time::{Duration, Instant};
 
 #[derive(Debug)]
 pub(super) struct Pending {
@@ -29,31 +18,23 @@ pub(super) struct Pending {
 pub(super) struct PeerState {
     /// Set while auth is in progress; `None` once admitted.
     pub(super) pending: Option<Pending>,
-    /// The peer's cache ids for our nodes.
-    pub(super) recv_paths: Map<u32, NodeId>,
-    /// Our cache ids, by node, as far as this peer knows them.
-    pub(super) sent: Vec<PathState>,
-    /// Server: the plain-sync frame counter toward this peer.
-    pub(super) sync_time: u16,
-    /// Server: spawned nodes this peer was sent (by node net id).
-    pub(super) visible: Vec<u32>,
-    /// Server: per synchronizer, the change version this peer last got in a delta.
-    pub(super) delta_seen: Map<u32, u64>,
-    /// Client: nodes this peer spawned, with their synchronizer ids.
-    pub(super) spawned: Map<u32, Vec<u32>>,
-    /// Client: synchronizers this peer sends, with the last plain-sync time seen.
-    pub(super) syncs: Map<u32, Option<u16>>,
+    /// The path cache with this peer.
+    pub(super) paths: PeerPaths,
+    /// What was replicated to this peer (server) or by it (client).
+    pub(super) replication: PeerReplication,
 }
 
 /// The session's peers by id. Every packet in and every call out looks its peer up, so
 /// the lookup is a hash (three a call: in, admitted and cache ids, path state out; a
-/// B-tree of 1,000 peers cost about 150 instructions each, benches/RESULTS.md, issue 26);
+/// B-tree cost more: the crate's benches/RESULTS.md);
 /// the ids are also kept sorted, because broadcasts, announcements and `peers()` go in id
-/// order.
+/// order. The peers in auth are also kept by start, earliest first: the auth timer reads
+/// the first one, so neither `poll_timeout` nor `tick` walks every peer.
 #[derive(Debug, Default)]
 pub(super) struct PeerTable {
     by_id: Map<i32, PeerState>,
     order: BTreeSet<i32>,
+    in_auth: BTreeSet<(Instant, i32)>,
 }
 
 impl PeerTable {
@@ -94,183 +75,71 @@ impl PeerTable {
     pub(super) fn ids(&self) -> impl Iterator<Item = i32> + '_ {
         self.order.iter().copied()
     }
+
+    /// The admitted peers, in order.
+    pub(super) fn admitted(&self) -> impl Iterator<Item = i32> + '_ {
+        self.iter()
+            .filter(|(_, p)| p.pending.is_none())
+            .map(|(id, _)| id)
+    }
+
+    /// Whether `id` is a peer and admitted.
+    pub(super) fn is_admitted(&self, id: i32) -> bool {
+        self.get(&id).is_some_and(|p| p.pending.is_none())
+    }
+
+    /// `id` joins in auth at `now`.
+    pub(super) fn start_auth(&mut self, id: i32, now: Instant) {
+        self.order.insert(id);
+        self.by_id.insert(
+            id,
+            PeerState {
+                pending: Some(Pending {
+                    local: false,
+                    remote: false,
+                    since: now,
+                }),
+                ..PeerState::default()
+            },
+        );
+        self.in_auth.insert((now, id));
+    }
+
+    /// `id` is admitted (added if it was not there); whether it was in auth.
+    pub(super) fn admit(&mut self, id: i32) {
+        if let Some(p) = self.get_or_default(id).pending.take() {
+            self.in_auth.remove(&(p.since, id));
+        }
+    }
+
+    /// Forgets `id`, and its auth deadline.
+    pub(super) fn forget(&mut self, id: i32) -> Option<PeerState> {
+        let state = self.remove(&id)?;
+        if let Some(p) = &state.pending {
+            self.in_auth.remove(&(p.since, id));
+        }
+        Some(state)
+    }
+
+    /// The peers whose auth began `timeout` or more before `now`, earliest first.
+    pub(super) fn auth_expired(&self, now: Instant, timeout: Duration) -> Vec<i32> {
+        self.in_auth
+            .iter()
+            .take_while(|(since, _)| now.saturating_duration_since(*since) >= timeout)
+            .map(|&(_, id)| id)
+            .collect()
+    }
+
+    /// When the earliest auth began.
+    pub(super) fn first_auth(&self) -> Option<Instant> {
+        self.in_auth.first().map(|&(since, _)| since)
+    }
 }
 
 impl std::ops::Index<&i32> for PeerTable {
     type Output = PeerState;
     fn index(&self, id: &i32) -> &PeerState {
         &self.by_id[id]
-    }
-}
-
-impl Session {
-    /// The transport linked `peer` (server: a client connected; client: use
-    /// [`Client::connected`]).
-    pub(super) fn link_up(&mut self, peer: i32, now: Instant) {
-        self.peers.insert(peer, PeerState::default());
-        if self.opts.auth {
-            self.peers.get_mut(&peer).expect("just inserted").pending = Some(Pending {
-                local: false,
-                remote: false,
-                since: now,
-            });
-            self.in_auth.insert((now, peer));
-            self.events.push_back(Event::PeerAuthenticating(peer));
-        } else {
-            self.admit(peer);
-        }
-    }
-
-    pub(super) fn admit(&mut self, peer: i32) {
-        if self.is_server && self.opts.server_relay {
-            let others: Vec<i32> = self.peers().filter(|&p| p != peer).collect();
-            for other in others {
-                let mut buf = Vec::with_capacity(6);
-                wire::put_peer_notice(&mut buf, true, peer);
-                self.push_send(other, 0, TransferMode::Reliable, buf);
-                let mut buf = Vec::with_capacity(6);
-                wire::put_peer_notice(&mut buf, true, other);
-                self.push_send(peer, 0, TransferMode::Reliable, buf);
-            }
-        }
-        if let Some(p) = self.peers.get_or_default(peer).pending.take() {
-            self.in_auth.remove(&(p.since, peer));
-        }
-        if self.is_server {
-            self.show_spawned_to(peer);
-        }
-        if peer == SERVER_ID {
-            self.events.push_back(Event::ConnectedToServer);
-        }
-        self.events.push_back(Event::PeerConnected(peer));
-    }
-
-    /// Forgets `peer`; `notify` emits the engine's signals.
-    pub(super) fn drop_peer(&mut self, peer: i32, notify: bool) {
-        let Some(state) = self.peers.get(&peer) else {
-            return;
-        };
-        if let Some(p) = &state.pending {
-            self.in_auth.remove(&(p.since, peer));
-            self.peers.remove(&peer);
-            if notify {
-                self.events.push_back(Event::AuthFailed(peer));
-            }
-            return;
-        }
-        if self.is_server && self.opts.server_relay {
-            let others: Vec<i32> = self.peers().filter(|&p| p != peer).collect();
-            for other in others {
-                let mut buf = Vec::with_capacity(6);
-                wire::put_peer_notice(&mut buf, false, peer);
-                self.push_send(other, 0, TransferMode::Reliable, buf);
-            }
-        }
-        self.peers.remove(&peer);
-        if notify {
-            self.events.push_back(Event::PeerDisconnected(peer));
-        }
-    }
-
-    /// `send_auth(peer, data)`: auth data to a pending peer.
-    pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<()> {
-        let p = self
-            .peers
-            .get(&peer)
-            .and_then(|p| p.pending.as_ref())
-            .ok_or(Error::from(ErrorKind::UnknownPeer(peer)))?;
-        if data.is_empty() {
-            return Err(Error::from(ErrorKind::Invalid("empty auth data")));
-        }
-        if p.local || p.remote {
-            return Err(Error::from(ErrorKind::NotAllowed("auth already completed")));
-        }
-        let mut buf = Vec::with_capacity(data.len() + 2);
-        wire::put_auth(&mut buf, data);
-        self.push_send(peer, 0, TransferMode::Reliable, buf);
-        Ok(())
-    }
-
-    /// `complete_auth(peer)`: our side accepts; the peer is admitted once it completes too.
-    pub fn complete_auth(&mut self, peer: i32) -> Result<()> {
-        let p = self
-            .peers
-            .get_mut(&peer)
-            .and_then(|p| p.pending.as_mut())
-            .ok_or(Error::from(ErrorKind::UnknownPeer(peer)))?;
-        if p.local {
-            return Err(Error::from(ErrorKind::NotAllowed("auth already completed")));
-        }
-        p.local = true;
-        let remote = p.remote;
-        let mut buf = Vec::with_capacity(2);
-        wire::put_auth(&mut buf, &[]);
-        self.push_send(peer, 0, TransferMode::Reliable, buf);
-        if remote {
-            self.admit(peer);
-        }
-        Ok(())
-    }
-}
-
-impl Server {
-    /// A client linked at transport level (WebSocket handshake done / ENet connected).
-    /// Fails for ids the engine refuses (below 2, or in use); the transport should then
-    /// close the link.
-    pub fn peer_connected(&mut self, peer: i32, now: Instant) -> Result<()> {
-        if peer <= SERVER_ID || self.0.peers.contains_key(&peer) {
-            return Err(Error::from(ErrorKind::Invalid("peer id below 2 or in use")));
-        }
-        self.0.link_up(peer, now);
-        Ok(())
-    }
-
-    /// Whether `peer` is linked (pending or admitted).
-    pub fn has_peer(&self, peer: i32) -> bool {
-        self.0.peers.contains_key(&peer)
-    }
-
-    /// The transport lost `peer`.
-    pub fn peer_disconnected(&mut self, peer: i32) {
-        self.0.drop_peer(peer, true);
-    }
-
-    /// `multiplayer.disconnect_peer(id)`: announce and drop the peer (no
-    /// `PeerDisconnected` event, as the engine blocks its signals), then ask the transport
-    /// to close the link.
-    pub fn disconnect_peer(&mut self, peer: i32) {
-        self.0.drop_peer(peer, false);
-        self.0.out.push_back(Output::Disconnect(peer));
-    }
-}
-
-impl Client {
-    /// The transport connected to the server and we have our id (WebSocket: the server's
-    /// id message; ENet: the id we chose).
-    pub fn connected(&mut self, unique_id: i32, now: Instant) -> Result<()> {
-        if unique_id <= SERVER_ID {
-            return Err(Error::from(ErrorKind::Invalid("client id below 2")));
-        }
-        if self.0.peers.contains_key(&SERVER_ID) {
-            return Err(Error::from(ErrorKind::Invalid("already connected")));
-        }
-        self.0.unique_id = unique_id;
-        self.0.link_up(SERVER_ID, now);
-        Ok(())
-    }
-
-    /// The transport lost the server: every peer and cache is forgotten, as the engine's
-    /// `clear()` does.
-    pub fn disconnected(&mut self) {
-        let was = self.0.peers.contains_key(&SERVER_ID);
-        let scene = self.0.scene.clone();
-        let opts = self.0.opts.clone();
-        let events = std::mem::take(&mut self.0.events);
-        self.0 = Session::new(scene, opts, false);
-        self.0.events = events;
-        if was {
-            self.0.events.push_back(Event::ServerDisconnected);
-        }
     }
 }
 
@@ -287,22 +156,22 @@ mod tests {
             if n % 2 == 0 {
                 t.insert(id, PeerState::default());
             } else {
-                t.get_or_default(id).sync_time = n as u16;
+                t.get_or_default(id).replication.sync_time = n as u16;
             }
         }
         let mut sorted = ids.to_vec();
         sorted.sort_unstable();
         assert_eq!(t.ids().collect::<Vec<_>>(), sorted);
         assert_eq!(t.iter().map(|(id, _)| id).collect::<Vec<_>>(), sorted);
-        assert_eq!(t[&7].sync_time, 1);
+        assert_eq!(t[&7].replication.sync_time, 1);
         assert!(t.remove(&40_000).is_some());
         assert!(t.remove(&40_000).is_none());
         assert!(!t.contains_key(&40_000) && t.get(&40_000).is_none());
         sorted.retain(|&id| id != 40_000);
         assert_eq!(t.ids().collect::<Vec<_>>(), sorted);
         // An existing entry is kept, not replaced.
-        t.get_mut(&3).unwrap().sync_time = 9;
-        assert_eq!(t.get_or_default(3).sync_time, 9);
+        t.get_mut(&3).unwrap().replication.sync_time = 9;
+        assert_eq!(t.get_or_default(3).replication.sync_time, 9);
         assert_eq!(t.ids().count(), sorted.len());
     }
 }

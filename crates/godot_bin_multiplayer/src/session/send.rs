@@ -1,24 +1,16 @@
-//! Sending: RPCs (`rpc_id`, `rpc`, `call_args`), `send_bytes`, the client's relay
-//! wrapping, and the path cache as the sender keeps it (SIMPLIFY_PATH before the compact form).
+//! Sending: RPCs (`rpc_id`, `rpc`, `call_args`), `send_bytes` and the client's relay
+//! wrapping; a call names its node by path until the peer confirmed the node's cache id
+//! (`paths`), then by the compact id.
 
-use super::peers::PathState;
-use super::{Output, Session, Transmit, SERVER_ID};
+use super::paths::PathState;
+use super::{Multiplayer, SERVER_ID};
 use crate::args::{encode_call_args, Args, CallArgs};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scene::{NodeId, TransferMode};
 use crate::variant_io::ArgsForm;
 use crate::wire::{self, NodeField};
 
-impl Session {
-    pub(super) fn push_send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
-        self.out.push_back(Output::Send(Transmit {
-            to,
-            channel,
-            mode,
-            data,
-        }));
-    }
-
+impl Multiplayer {
     /// Sends `packet` to `to` as the engine's `send_command` does: a client wraps
     /// everything not meant for the server in a RELAY to the server.
     pub(super) fn send_command(
@@ -31,19 +23,15 @@ impl Session {
         if !self.is_server && self.opts.server_relay && to != SERVER_ID {
             let mut buf = Vec::with_capacity(packet.len() + 6);
             wire::put_relay(&mut buf, to, &packet);
-            self.push_send(SERVER_ID, channel, mode, buf);
+            self.outbox.send(SERVER_ID, channel, mode, buf);
         } else if to > 0 {
-            self.push_send(to, channel, mode, packet);
+            self.outbox.send(to, channel, mode, packet);
         } else {
             let targets: Vec<i32> = self.peers().filter(|&p| to == 0 || p != -to).collect();
             for t in targets {
-                self.push_send(t, channel, mode, packet.clone());
+                self.outbox.send(t, channel, mode, packet.clone());
             }
         }
-    }
-
-    pub(super) fn ensure_cache_id(&mut self, node: NodeId) -> u32 {
-        cache_id(&mut self.cache_ids, &mut self.assigned, node)
     }
 
     /// Sends SIMPLIFY_PATH to `peer` if it never got one for `node`; returns whether the
@@ -54,22 +42,17 @@ impl Session {
 
     /// [`send_path`](Self::send_path) with the peer looked up once: `None` if `peer` is
     /// unknown or, with `admitted_only`, still in auth (then nothing is sent or assigned).
-    fn path_to(&mut self, node: NodeId, peer: i32, admitted_only: bool) -> Option<bool> {
-        let n = self.scene.len();
+    pub(super) fn path_to(&mut self, node: NodeId, peer: i32, admitted_only: bool) -> Option<bool> {
+        let nodes = self.scene.len();
         let state = self
             .peers
             .get_mut(&peer)
             .filter(|p| !admitted_only || p.pending.is_none())?;
-        let id = cache_id(&mut self.cache_ids, &mut self.assigned, node);
-        if state.sent.len() < n {
-            state.sent.resize(n, PathState::NotSent);
-        }
-        let s = &mut state.sent[node.0 as usize];
-        match *s {
+        let id = self.paths.id(node);
+        match state.paths.mark_sent(node, nodes) {
             PathState::Confirmed => Some(true),
             PathState::Sent => Some(false),
             PathState::NotSent => {
-                *s = PathState::Sent;
                 let mut buf = Vec::new();
                 let node_ref = self.scene.get(node);
                 wire::put_simplify_path(&mut buf, &node_ref.checksum, id, &node_ref.path);
@@ -81,14 +64,15 @@ impl Session {
 
     /// The peers a call to `to` (0 = every peer, `-id` = every peer but `id`) reaches.
     fn call_targets(&self, to: i32) -> Result<Vec<i32>> {
-        if to < 0 && -to != self.unique_id && !self.admitted(-to) {
+        if to < 0 && -to != self.unique_id && !self.peers.is_admitted(-to) {
             return Err(Error::from(ErrorKind::UnknownPeer(-to)));
         }
         Ok(self.peers().filter(|&p| to == 0 || p != -to).collect())
     }
 
     /// Calls `method` on `node` at peer `to` (0 = every peer, `-id` = every peer but
-    /// `id`), with arguments already in wire form.
+    /// `id`), with arguments already in wire form: answering an
+    /// [`RpcCall`](crate::RpcCall) with its own `args` costs no decoding.
     pub fn call_args(&mut self, to: i32, node: NodeId, method: &str, args: &Args) -> Result<()> {
         let n = self.scene.get(node);
         let (id, rpc) = n
@@ -130,11 +114,11 @@ impl Session {
             } else {
                 &self.scene.get(node).path
             };
-            let mut packet = self.spare.pop().unwrap_or_default();
+            let mut packet = self.outbox.buffer();
             // The path, when written, ends with a NUL.
             packet.reserve(wire::REMOTE_CALL_MAX_HEADER + args.len() + path.len() + 1);
             let field = if confirmed {
-                NodeField::Compact(self.cache_ids[node.0 as usize])
+                NodeField::Compact(self.paths.get(node))
             } else {
                 NodeField::Path
             };
@@ -150,9 +134,8 @@ impl Session {
         for &t in &targets {
             all_confirmed &= self.send_path(node, t);
         }
-        let id = self.cache_ids[node.0 as usize];
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
+        let id = self.paths.get(node);
+        let mut buf = self.outbox.take_scratch();
         if all_confirmed {
             wire::put_remote_call(&mut buf, NodeField::Compact(id), method, form, args, "");
             for &t in &targets {
@@ -164,18 +147,19 @@ impl Session {
             wire::put_remote_call(&mut buf, NodeField::Wide(id), method, form, args, "");
             wire::put_remote_call(&mut full, NodeField::Path, method, form, args, path);
             for &t in &targets {
-                let confirmed =
-                    self.peers[&t].sent.get(node.0 as usize) == Some(&PathState::Confirmed);
+                let confirmed = self.peers[&t].paths.confirmed(node);
                 let packet = if confirmed { buf.clone() } else { full.clone() };
                 self.send_command(t, channel, mode, packet);
             }
         }
-        self.scratch = buf;
+        self.outbox.put_scratch(buf);
         Ok(())
     }
 
-    /// `rpc_id(to, ...)`: calls `method` on the node at `path` at peer `to` (0 = all, `-id`
-    /// = all but `id`). `args` is a tuple, `()` or [`Args`] (see [`CallArgs`]).
+    /// `rpc_id(to, ...)`: calls `method` on the node at `path` at peer `to` (0 = all,
+    /// `-id` = all but `id`). `args` is a tuple of the arguments (`&(value,)` for one,
+    /// `&()` for none) or an [`Args`]; anything else does not compile (see
+    /// [`CallArgs`]).
     pub fn rpc_id<A: CallArgs + ?Sized>(
         &mut self,
         to: i32,
@@ -204,7 +188,7 @@ impl Session {
         if data.is_empty() {
             return Err(Error::from(ErrorKind::Invalid("empty raw packet")));
         }
-        if to > 0 && !self.admitted(to) {
+        if to > 0 && !self.peers.is_admitted(to) {
             return Err(Error::from(ErrorKind::UnknownPeer(to)));
         }
         let mut buf = Vec::with_capacity(data.len() + 1);
@@ -212,17 +196,6 @@ impl Session {
         self.send_command(to, channel, mode, buf);
         Ok(())
     }
-}
-
-/// The cache id of `node`, assigned on first use (ids count from 1 in `assigned`'s order).
-/// Free-standing so that a caller holding a peer's state can assign one.
-fn cache_id(cache_ids: &mut [u32], assigned: &mut Vec<NodeId>, node: NodeId) -> u32 {
-    let slot = &mut cache_ids[node.0 as usize];
-    if *slot == 0 {
-        assigned.push(node);
-        *slot = assigned.len() as u32;
-    }
-    *slot
 }
 
 #[cfg(test)]
@@ -329,13 +302,16 @@ mod tests {
         fresh.rpc_id(7, "A", "echo", &(2,)).unwrap();
         assert_eq!(packets, sent(&mut fresh));
         // A buffer past the size kept is dropped, and no more than the count are kept.
-        assert!(s.0.spare.is_empty());
-        s.recycle(Vec::with_capacity(super::super::SPARE_CAPACITY + 1));
-        assert!(s.0.spare.is_empty());
-        for _ in 0..super::super::SPARE_BUFFERS + 5 {
+        assert!(s.0 .0.outbox.spare.is_empty());
+        s.recycle(Vec::with_capacity(super::super::outbox::SPARE_CAPACITY + 1));
+        assert!(s.0 .0.outbox.spare.is_empty());
+        for _ in 0..super::super::outbox::SPARE_BUFFERS + 5 {
             s.recycle(Vec::with_capacity(16));
         }
-        assert_eq!(s.0.spare.len(), super::super::SPARE_BUFFERS);
+        assert_eq!(
+            s.0 .0.outbox.spare.len(),
+            super::super::outbox::SPARE_BUFFERS
+        );
     }
 
     #[test]

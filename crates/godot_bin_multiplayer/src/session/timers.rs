@@ -1,24 +1,17 @@
-//! Time: [`tick`](Session::tick), the network frame that drops pending peers whose auth
-//! timed out and (server) sends replication state, and
-//! [`poll_timeout`](Session::poll_timeout), when the next of those timeouts falls due.
+//! Time, always given by the caller: `tick`, the network frame that drops pending peers
+//! whose auth timed out and (server) sends replication state, and `poll_timeout`, when the
+//! next of those timeouts falls due.
 
-use super::{Output, Session};
+use super::Multiplayer;
 use std::time::Instant;
 
-impl Session {
-    /// Drops pending peers whose auth took longer than the timeout, and (server) sends
-    /// the replication state of this network frame. Call it every network frame.
-    pub fn tick(&mut self, now: Instant) {
-        if !self.opts.auth_timeout.is_zero() {
-            let timeout = self.opts.auth_timeout;
-            let late: Vec<i32> = self
-                .in_auth
-                .iter()
-                .take_while(|(since, _)| now.saturating_duration_since(*since) >= timeout)
-                .map(|&(_, id)| id)
-                .collect();
-            for id in late {
-                self.out.push_back(Output::Disconnect(id));
+impl Multiplayer {
+    /// [`Session::tick`](super::Session::tick).
+    pub(super) fn tick(&mut self, now: Instant) {
+        let timeout = self.opts.auth_timeout;
+        if !timeout.is_zero() {
+            for id in self.peers.auth_expired(now, timeout) {
+                self.outbox.disconnect(id);
                 self.drop_peer(id, true);
             }
         }
@@ -27,25 +20,15 @@ impl Session {
         }
     }
 
-    /// When [`tick`](Session::tick) next has a timer to serve: the earliest instant at
-    /// which a peer still in auth reaches [`Options::auth_timeout`](super::Options) (a
-    /// `tick` at or after it drops that peer). `None` when no timer is pending: no peer
-    /// in auth, or the timeout is zero (none).
-    ///
-    /// This covers the session's timers only. A server's replication is sent by `tick`
-    /// too, once per network frame at a rate the caller chooses (the engine's is the
-    /// process frame; [`net::Host`](crate::net::Host)'s is its
-    /// `sync_interval`): a caller that replicates ticks at the earlier of this instant and
-    /// its next frame.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    /// [`Session::poll_timeout`](super::Session::poll_timeout).
+    pub(super) fn poll_timeout(&self) -> Option<Instant> {
         let timeout = self.opts.auth_timeout;
         if timeout.is_zero() {
             return None;
         }
         // The earliest start has the earliest deadline; past what Instant can hold, it
         // (and every later one) never falls due.
-        let &(since, _) = self.in_auth.first()?;
-        since.checked_add(timeout)
+        self.peers.first_auth()?.checked_add(timeout)
     }
 }
 

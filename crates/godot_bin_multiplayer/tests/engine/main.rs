@@ -9,6 +9,8 @@ use godot_bin_testkit as support;
 #[cfg(all(feature = "websocket", feature = "enet"))]
 mod multiplayer;
 #[cfg(feature = "websocket")]
+mod readme;
+#[cfg(feature = "websocket")]
 mod websocket;
 
 fn main() {
@@ -19,6 +21,8 @@ fn main() {
     trials.extend(multiplayer::trials());
     #[cfg(feature = "websocket")]
     trials.extend(websocket::trials());
+    #[cfg(feature = "websocket")]
+    trials.extend(readme::trials());
     if !args.list {
         // On stderr: `--list` output is read by tools.
         eprintln!("engine tests: {}", support::engine::summary());

@@ -6,7 +6,7 @@ use crate::support::hex;
 use godot_bin::{Variant, Vector3};
 use godot_bin_multiplayer::wire::{self, Command, NodeTarget, Sys};
 use godot_bin_multiplayer::{
-    checksum, Args, ArgsForm, Event, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode,
+    Args, ArgsForm, Event, NodeConfig, Options, Output, Rpc, Scene, Server, TransferMode,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -77,7 +77,10 @@ fn method_ids_and_checksum_match_the_engine() {
     let c = captures();
     // The checksum the engine put in its SIMPLIFY_PATH.
     assert_eq!(scene.checksum(id).as_bytes(), &c["simplify_game"][1..33]);
-    assert_eq!(checksum([]), "d41d8cd98f00b204e9800998ecf8427e");
+    // A node with no RPC: the md5 of nothing.
+    let empty = Scene::new().with(NodeConfig::new("Empty")).unwrap();
+    let node = empty.node_id("Empty").unwrap();
+    assert_eq!(empty.checksum(node), "d41d8cd98f00b204e9800998ecf8427e");
 }
 
 #[test]

@@ -98,8 +98,8 @@ fn every_call_of_many_websocket_peers_at_once_is_answered() {
     assert_eq!(answered, vec![CALLS as usize; PEERS]);
 }
 
-/// Runs an echo host with `window` on a thread of its own (the window's sleep blocks its
-/// thread), then times two calls of one peer: the first wakes the idle host, the second
+/// Runs an echo host with `window` on a thread of its own, then times two calls of one
+/// peer: the first wakes the idle host, the second
 /// is sent as soon as the first is answered, while the host gathers. The second call's
 /// round trip.
 fn second_call_round_trip(window: Duration) -> Duration {
@@ -149,6 +149,52 @@ fn a_batch_window_gathers_before_the_next_turn_and_none_without() {
         direct < Duration::from_millis(200),
         "answered in {direct:?} with no window"
     );
+}
+
+/// The batch window is the host's timer, not a sleep of its thread: a host, its peer and a
+/// ticker share one current-thread runtime, and the ticker keeps ticking while the host
+/// gathers (a blocking sleep stopped the whole thread for the window: no tick and no
+/// answer until it ended).
+#[test]
+fn a_batch_window_blocks_no_other_task_on_the_thread() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let rt = current_thread();
+    rt.block_on(async {
+        let host = net::Host::builder(scene())
+            .websocket("127.0.0.1:0".parse().unwrap())
+            .sync_interval(Duration::from_secs(5))
+            .batch_window(Duration::from_millis(300))
+            .start()
+            .await
+            .unwrap();
+        let addr = host.websocket_addr().unwrap();
+        tokio::spawn(serve_echo(host));
+        let ticks = Arc::new(AtomicUsize::new(0));
+        let counter = ticks.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_millis(10));
+            // Ticks missed while the thread was held are not made up for.
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                every.tick().await;
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let mut p = net::Peer::builder(scene())
+            .connect_websocket(&format!("ws://{addr}"))
+            .await
+            .unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 1));
+        assert_eq!(first.await.unwrap().0, 1);
+        let before = ticks.load(Ordering::Relaxed);
+        let second = tokio::time::timeout(Duration::from_secs(10), echo_call(&mut p, 2));
+        let (got, took) = second.await.unwrap();
+        let during = ticks.load(Ordering::Relaxed) - before;
+        assert_eq!(got, 2);
+        // The window held the answer back, and the thread ran the ticker meanwhile.
+        assert!(took >= Duration::from_millis(200), "answered in {took:?}");
+        assert!(during >= 10, "{during} ticks of 10 ms in {took:?}");
+    });
 }
 
 /// Issue 39: a bot's ENet connect on loopback takes a round trip, not ENet's 500 ms

@@ -7,8 +7,8 @@
 /// replication size (1,350 bytes) in one read; a longer frame grows it (to twice its size
 /// at a time, never past the frame's checked length) and a drained buffer shrinks back.
 /// Zero-filled once, when the connection opens, not before every read as tungstenite's
-/// was: that fill was 5% of the server's CPU at 1,000 bots with 4 KiB (benches/RESULTS.md,
-/// issue 26). The client's tungstenite read buffer (`ws::config`) is the same size.
+/// was (a cost measured in the crate's benches/RESULTS.md). The client's tungstenite read
+/// buffer (`ws::config`) is the same size.
 pub const READ_BUFFER: usize = 1536;
 
 /// The largest upgrade request read (a Godot client's is about 200 bytes).
@@ -30,11 +30,15 @@ pub(super) const CLOSE: u8 = 0x8;
 pub(super) const PING: u8 = 0x9;
 pub(super) const PONG: u8 = 0xA;
 
-/// Close codes (RFC 6455 §7.4.1) this side sends.
+/// Close code (RFC 6455 §7.4.1) this side sends: normal closure.
 pub const CLOSE_NORMAL: u16 = 1000;
+/// Close code: a protocol error.
 pub const CLOSE_PROTOCOL: u16 = 1002;
+/// Close code: a text message that is not UTF-8.
 pub const CLOSE_INVALID_DATA: u16 = 1007;
+/// Close code: a policy violation (a frame that took too long, a ping flood).
 pub const CLOSE_POLICY: u16 = 1008;
+/// Close code: a message over the size limit.
 pub const CLOSE_TOO_BIG: u16 = 1009;
 
 /// Why a client's frame was refused.
@@ -166,7 +170,6 @@ pub(super) fn put_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
     out.extend_from_slice(payload);
 }
 
-
 /// What [`Frames::take`] stopped on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -205,7 +208,10 @@ pub struct Frames {
 }
 
 impl Frames {
-    /// A connection that takes messages of at most `max_message` bytes.
+    /// A connection that takes messages of at most `max_message` bytes, nothing read yet
+    /// (the server's connections start with [`with_buffer`](Self::with_buffer), after
+    /// their upgrade request; this is for the framing's tests and fuzz target).
+    #[cfg(any(test, fuzzing))]
     pub fn new(max_message: usize) -> Self {
         Self::with_buffer(vec![0; READ_BUFFER], 0, 0, Vec::new(), max_message)
     }
@@ -245,7 +251,8 @@ impl Frames {
     }
 
     /// Reads the whole frames received, handing each text or binary message (whole,
-    /// reassembled from its fragments) to `on` with the connection's [`Replies`], until
+    /// reassembled from its fragments) to `on`, with whether it came as text and the
+    /// connection's [`Replies`] (to answer it without a copy), until
     /// `*taken` reaches `budget` (every frame counts, so that a flood of pings, pongs or
     /// fragments yields to the other connections too), the bytes run out, or the
     /// connection ends. Pings are answered, a close is answered and ends the connection,
@@ -254,7 +261,7 @@ impl Frames {
         &mut self,
         taken: &mut usize,
         budget: usize,
-        on: &mut impl FnMut(&[u8], &mut Replies<'_>),
+        on: &mut impl FnMut(&[u8], bool, &mut Replies<'_>),
     ) -> Step {
         while *taken < budget {
             let frame = match parse(&mut self.buf[self.start..self.end], self.max_message) {
@@ -278,7 +285,7 @@ impl Frames {
                         if text && std::str::from_utf8(&self.buf[payload.clone()]).is_err() {
                             return self.fail(CLOSE_INVALID_DATA);
                         }
-                        on(&self.buf[payload], &mut Replies { out: &mut self.out, text });
+                        on(&self.buf[payload], text, &mut Replies(&mut self.out));
                     } else {
                         self.message.clear();
                         self.message.extend_from_slice(&self.buf[payload]);
@@ -302,7 +309,7 @@ impl Frames {
                     }
                     if frame.fin {
                         let text = self.text;
-                        on(&self.message, &mut Replies { out: &mut self.out, text });
+                        on(&self.message, text, &mut Replies(&mut self.out));
                         self.fragmented = false;
                         self.message = Vec::new();
                     }
@@ -402,7 +409,7 @@ impl Frames {
 
     /// Queues `payload` as one binary message.
     pub fn queue(&mut self, payload: &[u8]) {
-        put_frame(&mut self.out, BINARY, payload);
+        Replies(&mut self.out).queue(false, payload);
     }
 
     /// Queues a close frame with `code` and no reason.
@@ -431,27 +438,14 @@ impl Frames {
 }
 
 /// A connection's write buffer, lent to the callback of [`Frames::take`] with the message
-/// it is called for.
-pub struct Replies<'a> {
-    out: &'a mut Vec<u8>,
-    text: bool,
-}
+/// it is called for; [`Frames::queue`] writes through it too.
+pub struct Replies<'a>(&'a mut Vec<u8>);
 
 impl Replies<'_> {
-    /// Queues `payload` as one binary message (written by the link's next flush).
-    pub fn queue(&mut self, payload: &[u8]) {
-        put_frame(self.out, BINARY, payload);
-    }
-
-    /// Whether the message came in text frames (the game channel takes them as packets,
-    /// as the engine does, and answers in binary).
-    pub fn is_text(&self) -> bool {
-        self.text
-    }
-
-    /// Queues `payload` as one message of the type the message came in: how an echo
-    /// server that keeps the type (as the Autobahn suite expects) answers.
-    pub fn queue_same_type(&mut self, payload: &[u8]) {
-        put_frame(self.out, if self.text { TEXT } else { BINARY }, payload);
+    /// Queues `payload` as one message, text or binary (written by the link's next
+    /// flush). The game server answers in binary; an echo that keeps the type (as the
+    /// Autobahn suite expects) passes the type the message came in.
+    pub fn queue(&mut self, text: bool, payload: &[u8]) {
+        put_frame(self.0, if text { TEXT } else { BINARY }, payload);
     }
 }

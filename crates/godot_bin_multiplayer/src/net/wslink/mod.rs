@@ -4,9 +4,8 @@
 //! one buffer per connection.
 //!
 //! Why not tokio-tungstenite on the server side: with one task polling every connection,
-//! its per-message `Message` values, its waker proxies and its `AsyncRead` adapter were
-//! most of the server's user-space time a call after the session's own (benches/RESULTS.md,
-//! issue 26). The client side (`ws::connect`) stays on tokio-tungstenite, which also checks
+//! its per-message `Message` values, its waker proxies and its `AsyncRead` adapter cost
+//! more than the session (the crate's benches/RESULTS.md). The client side (`ws::connect`) stays on tokio-tungstenite, which also checks
 //! this server in the tests below.
 //!
 //! It uses only std, tokio's `TcpStream`, httparse and tungstenite's accept-key function,
@@ -15,8 +14,8 @@
 
 mod frames;
 
-pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, CLOSE_POLICY, READ_BUFFER};
 use frames::*;
+pub use frames::{Frames, Replies, Step, CLOSE_NORMAL, CLOSE_POLICY, READ_BUFFER};
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -43,7 +42,7 @@ pub struct Link {
 
 impl Link {
     /// Reads the messages the client sent, handing each text or binary message (whole,
-    /// reassembled from its fragments) to `on` with the link's [`Replies`] (to answer on
+    /// reassembled from its fragments) to `on` with whether it came as text and the link's [`Replies`] (to answer on
     /// the same connection without a copy of the message), until the socket has no more
     /// (registering `cx`), `budget` frames were taken, or the connection ends
     /// ([`Frames::take`] says what is answered and what ends it; the close frame is
@@ -52,7 +51,7 @@ impl Link {
         &mut self,
         cx: &mut Context<'_>,
         budget: usize,
-        mut on: impl FnMut(&[u8], &mut Replies<'_>),
+        mut on: impl FnMut(&[u8], bool, &mut Replies<'_>),
     ) -> Turn {
         let mut taken = 0;
         loop {

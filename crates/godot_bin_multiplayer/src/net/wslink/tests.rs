@@ -154,8 +154,8 @@ fn parse_stays_inside_random_input() {
 /// Echoes every message until the connection ends; returns what came.
 async fn echo(mut link: Link) -> Vec<Vec<u8>> {
     let mut got = Vec::new();
-    run_link(&mut link, 4, |m, replies| {
-        replies.queue(m);
+    run_link(&mut link, 4, |m, _, replies| {
+        replies.queue(false, m);
         got.push(m.to_vec());
     })
     .await;
@@ -164,7 +164,11 @@ async fn echo(mut link: Link) -> Vec<Vec<u8>> {
 
 /// Reads `link` in turns of `budget` frames, handing each message to `on`, and writes
 /// what was queued after every turn, until the connection ends.
-async fn run_link(link: &mut Link, budget: usize, mut on: impl FnMut(&[u8], &mut Replies<'_>)) {
+async fn run_link(
+    link: &mut Link,
+    budget: usize,
+    mut on: impl FnMut(&[u8], bool, &mut Replies<'_>),
+) {
     std::future::poll_fn(|cx| loop {
         let turn = link.poll_messages(cx, budget, &mut on);
         let _ = link.poll_flush(cx);
@@ -324,7 +328,7 @@ async fn a_flood_of_control_frames_yields_to_the_other_connections() {
     let _tcp = client.await.unwrap();
     let (mut turns, mut got) = (Vec::new(), Vec::new());
     std::future::poll_fn(|cx| loop {
-        let turn = link.poll_messages(cx, 4, |m, _| got.push(m.to_vec()));
+        let turn = link.poll_messages(cx, 4, |m, _, _| got.push(m.to_vec()));
         turns.push(turn);
         if !got.is_empty() {
             return Poll::Ready(());
@@ -421,11 +425,15 @@ fn close_code(body: &[u8]) -> Option<u16> {
 fn a_claimed_length_costs_nothing_until_its_bytes_come() {
     let mut f = Frames::new(1 << 20);
     let frame = client_frame(true, BINARY, &bytes(1 << 20), [5, 6, 7, 8]);
-    let mut on = |_: &[u8], _: &mut Replies<'_>| panic!("no message yet");
+    let mut on = |_: &[u8], _: bool, _: &mut Replies<'_>| panic!("no message yet");
     for (i, b) in frame[..200].iter().enumerate() {
         assert_eq!(f.take(&mut 0, 4, &mut on), Step::Need);
         let space = f.read_space();
-        assert_eq!(space.len(), READ_BUFFER - i, "byte {i}: the buffer did not grow");
+        assert_eq!(
+            space.len(),
+            READ_BUFFER - i,
+            "byte {i}: the buffer did not grow"
+        );
         space[0] = *b;
         f.received(1);
     }
@@ -433,7 +441,7 @@ fn a_claimed_length_costs_nothing_until_its_bytes_come() {
     let mut at = 200;
     let mut got = 0;
     while got == 0 {
-        let mut on = |m: &[u8], _: &mut Replies<'_>| got = m.len();
+        let mut on = |m: &[u8], _: bool, _: &mut Replies<'_>| got = m.len();
         let step = f.take(&mut 0, 4, &mut on);
         if got > 0 {
             break;
@@ -442,7 +450,10 @@ fn a_claimed_length_costs_nothing_until_its_bytes_come() {
         let space = f.read_space();
         // Nothing of the frame is consumed yet: the buffer is `at` bytes and the space.
         let size = at + space.len();
-        assert!(!space.is_empty() && size <= (2 * at).max(READ_BUFFER), "at {at}: {size}");
+        assert!(
+            !space.is_empty() && size <= (2 * at).max(READ_BUFFER),
+            "at {at}: {size}"
+        );
         let n = space.len().min(frame.len() - at);
         space[..n].copy_from_slice(&frame[at..at + n]);
         f.received(n);
