@@ -202,35 +202,6 @@ fn inexact_note() {
     );
 }
 
-/// Writes `bytes` to `path` whole or not at all: a temporary file beside the target, synced,
-/// given the old file's permissions and renamed over it; a symbolic link's target is
-/// written in place of the link. (The files crate's documents save the same way; this
-/// writes the bytes a `set` made, of whichever kind the file is.)
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    use std::io::Write;
-    let resolved = std::fs::canonicalize(path).ok();
-    let path = resolved.as_deref().unwrap_or(path);
-    let fail = |e: std::io::Error| Failure::msg(format!("{}: {e}", path.display()));
-    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.godot-bin.tmp", std::process::id()));
-    let mut file = std::fs::File::create(&tmp).map_err(fail)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| permissions.map_or(Ok(()), |p| std::fs::set_permissions(&tmp, p)))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail(e));
-    }
-    Ok(())
-}
-
 /// `set` in a `project.binary`: the value set as in the project.godot it stands for, then
 /// the file written back binary, the other settings' packets as they were.
 fn set_settings(

@@ -250,7 +250,7 @@ pub(crate) fn read(path: &Path, key: Option<&Key>) -> Result<Vec<u8>, Failure> {
 pub(crate) fn write(path: &Path, bytes: &[u8], key: Option<&Key>) -> Result<(), Failure> {
     match inside(path) {
         Some((pack, inner)) => put(&pack, &inner, bytes.to_vec(), key),
-        None => crate::edit::write_atomically(path, bytes),
+        None => write_atomically(path, bytes),
     }
 }
 
@@ -350,4 +350,33 @@ pub(crate) fn convert(input: &Path, output: &Path, key: Option<&Key>) -> Result<
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file beside the target, synced,
+/// given the old file's permissions and renamed over it; a symbolic link's target is
+/// written in place of the link. (The files crate's documents save the same way; this
+/// writes the bytes a `set` made, of whichever kind the file is.)
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    use std::io::Write;
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let fail = |e: std::io::Error| Failure::msg(format!("{}: {e}", path.display()));
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.{}.godot-bin.tmp", std::process::id()));
+    let mut file = std::fs::File::create(&tmp).map_err(fail)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| permissions.map_or(Ok(()), |p| std::fs::set_permissions(&tmp, p)))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
+    }
+    Ok(())
 }

@@ -35,7 +35,7 @@
 //! wrote, byte for byte (a Godot 4 file's initial vector is random, so only the file can
 //! give it).
 
-use super::document::{Document, Form, Properties, Property, Section, Tag};
+use super::document::{fields_of, key_text, Document, Form, Properties, Property, Section, Tag};
 use super::lex::encode_key;
 use super::syntax::Style;
 use crate::error::{Error, Result};
@@ -509,34 +509,6 @@ fn family(d: Dialect) -> Dialect {
 /// A section's name: its tag's, or `""` for the keys before any tag.
 fn section_name(s: &Section) -> Option<&str> {
     Some(s.tag.as_ref().map_or("", |t| t.name.as_str()))
-}
-
-fn key_text(k: &Variant) -> Option<&str> {
-    match k {
-        Variant::String(s) => Some(s),
-        Variant::StringName(s) => Some(&s.0),
-        _ => None,
-    }
-}
-
-/// The keys and values of a struct or map with text keys.
-pub(crate) fn fields_of<T: Serialize + ?Sized>(value: &T) -> Result<Vec<(String, Variant)>> {
-    match godot_bin::to_variant(value)? {
-        Variant::Dictionary(d) => d
-            .iter()
-            .map(|(k, v)| {
-                key_text(k)
-                    .map(|k| (k.to_string(), v.clone()))
-                    .ok_or_else(|| {
-                        Error::unwritable(format!("a key is a {}, not text", k.get_type()))
-                    })
-            })
-            .collect(),
-        other => Err(Error::unwritable(format!(
-            "expected a struct or a map, found a {}",
-            other.get_type()
-        ))),
-    }
 }
 
 /// Which engine's spacing a document's values were printed with.

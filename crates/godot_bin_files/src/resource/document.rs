@@ -9,7 +9,6 @@
 //! [`Property::value_mut`]) is printed anew in the file's style, so one changed value is a
 //! diff of one value.
 
-use super::config::fields_of;
 use super::syntax::{self, Style};
 use crate::error::{Error, Result};
 use godot_bin::Dialect;
@@ -814,6 +813,35 @@ fn full_tag(text: &str, i: usize) -> Result<(Tag, usize)> {
     Ok((tag, j + 1))
 }
 
+/// A Dictionary key as text, if it is a String or a StringName.
+pub(crate) fn key_text(k: &Variant) -> Option<&str> {
+    match k {
+        Variant::String(s) => Some(s),
+        Variant::StringName(s) => Some(&s.0),
+        _ => None,
+    }
+}
+
+/// The keys and values of a struct or map with text keys.
+pub(crate) fn fields_of<T: Serialize + ?Sized>(value: &T) -> Result<Vec<(String, Variant)>> {
+    match godot_bin::to_variant(value)? {
+        Variant::Dictionary(d) => d
+            .iter()
+            .map(|(k, v)| {
+                key_text(k)
+                    .map(|k| (k.to_string(), v.clone()))
+                    .ok_or_else(|| {
+                        Error::unwritable(format!("a key is a {}, not text", k.get_type()))
+                    })
+            })
+            .collect(),
+        other => Err(Error::unwritable(format!(
+            "expected a struct or a map, found a {}",
+            other.get_type()
+        ))),
+    }
+}
+
 /// `Index` / `IndexMut` by name and by position for a type that holds a `properties`
 /// field ([`Section`], a binary file's `SubResource`): the same as indexing its
 /// [`Properties`], which owns the rules.
@@ -855,66 +883,4 @@ macro_rules! index_properties {
 pub(crate) use index_properties;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_keys_as_the_engine_does() {
-        let doc = Document::parse(
-            "a=1\n[x]\n  spaced key = 2 ;c\n[ y z ]\nk=[1,\n2] q=3\n\"quo\\\"ted\"=4\n",
-            Form::Config(Dialect::Godot4),
-        )
-        .unwrap();
-        let names: Vec<(Option<&str>, Vec<&str>)> = doc
-            .sections
-            .iter()
-            .map(|s| {
-                (
-                    s.tag.as_ref().map(|t| t.name.as_str()),
-                    s.properties.iter().map(|p| p.name()).collect(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            names,
-            [
-                (None, vec!["a"]),
-                (Some("x"), vec!["spacedkey"]),
-                (Some("y z"), vec!["k", "q", "quo\"ted"]),
-            ]
-        );
-    }
-
-    #[test]
-    fn unchanged_text_is_written_back_whole() {
-        let text = "; top\n\n[gd_resource type=\"Resource\" format=3]\n\n[resource]\nmetadata/a = Object(Node,\"script\":null)\n\nmetadata/b = [1,\n2]  ; trailing\n\r\nx = 1\r\n";
-        let doc = Document::parse(text, Form::Resource(Dialect::Godot4)).unwrap();
-        assert_eq!(doc.write(Style::GODOT4, false), text);
-        let mut doc = doc;
-        let p = &mut doc.sections[2].properties.items[0];
-        assert!(p.extra_line);
-        p.set_value(5);
-        let out = doc.write(Style::GODOT4, false);
-        assert!(out.contains("metadata/a = 5\nmetadata/b"), "{out}");
-    }
-
-    #[test]
-    fn tags_keep_their_attributes_in_order() {
-        let doc = Document::parse(
-            "[node name=\"A\" type=\"Node\" parent=\".\" groups=[\n\"g\",\n]]\n",
-            Form::Resource(Dialect::Godot4),
-        )
-        .unwrap();
-        let tag = doc.sections[1].tag.as_ref().unwrap();
-        let keys: Vec<&str> = tag.attrs.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["name", "type", "parent", "groups"]);
-        let mut fresh = tag.clone();
-        fresh.text = None;
-        let mut out = String::new();
-        fresh.write(&mut out, Style::GODOT4, false);
-        assert_eq!(
-            out,
-            "[node name=\"A\" type=\"Node\" parent=\".\" groups=[\"g\"]]\n"
-        );
-    }
-}
+mod tests;

@@ -132,3 +132,22 @@ impl<'de> Deserialize<'de> for Reference {
         })
     }
 }
+
+/// Every reference inside `v`.
+pub(crate) fn collect_references(v: &Variant, out: &mut Vec<Reference>) {
+    match v {
+        Variant::Object(o) => match Reference::from_object(o) {
+            Some(r) => out.push(r),
+            None => o
+                .properties
+                .iter()
+                .for_each(|(_, x)| collect_references(x, out)),
+        },
+        Variant::Array(a) => a.iter().for_each(|x| collect_references(x, out)),
+        Variant::Dictionary(d) => d.iter().for_each(|(k, x)| {
+            collect_references(k, out);
+            collect_references(x, out);
+        }),
+        _ => {}
+    }
+}

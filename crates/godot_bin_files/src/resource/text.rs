@@ -47,7 +47,7 @@
 //! back exactly (the engine itself writes 6 significant digits).
 
 use super::document::{Document, Form, Section};
-use super::reference::Reference;
+use super::reference::{collect_references, Reference};
 use super::syntax::Style;
 use super::versions::{
     file_needs_format_4, text_version, EngineVersion, ResourceView, NODE_ID_ATTRS,
@@ -699,25 +699,6 @@ fn reaches(subs: &[(String, &Section)], from: usize, target: &str) -> bool {
         }
     }
     false
-}
-
-/// Every reference inside `v`.
-pub(crate) fn collect_references(v: &Variant, out: &mut Vec<Reference>) {
-    match v {
-        Variant::Object(o) => match Reference::from_object(o) {
-            Some(r) => out.push(r),
-            None => o
-                .properties
-                .iter()
-                .for_each(|(_, x)| collect_references(x, out)),
-        },
-        Variant::Array(a) => a.iter().for_each(|x| collect_references(x, out)),
-        Variant::Dictionary(d) => d.iter().for_each(|(k, x)| {
-            collect_references(k, out);
-            collect_references(x, out);
-        }),
-        _ => {}
-    }
 }
 
 /// Five characters of `[a-z0-9]` from a hash of `parts` and `salt`, in the shape of the

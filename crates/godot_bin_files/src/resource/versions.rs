@@ -226,7 +226,7 @@ pub(crate) fn file_needs_format_4(resources: &[ResourceView<'_>]) -> bool {
     for (class, _, props) in resources {
         for p in props.iter() {
             let mut refs = Vec::new();
-            super::text::collect_references(p.value(), &mut refs);
+            super::reference::collect_references(p.value(), &mut refs);
             let not_looked_into = NOT_LOOKED_INTO
                 .iter()
                 .any(|(c, name)| c == class && *name == p.name());

@@ -446,7 +446,7 @@ impl BinaryResource {
             let mut refs = Vec::new();
             for p in &r.properties {
                 let (_, v) = (p.name(), p.value());
-                super::text::collect_references(v, &mut refs);
+                crate::resource::reference::collect_references(v, &mut refs);
             }
             for reference in refs {
                 match &reference {
@@ -502,7 +502,7 @@ impl BinaryResource {
             let mut refs = Vec::new();
             for p in &self.resources[k].properties {
                 let (_, v) = (p.name(), p.value());
-                super::text::collect_references(v, &mut refs);
+                crate::resource::reference::collect_references(v, &mut refs);
             }
             for r in refs {
                 if let Reference::Sub(id) = r {
