@@ -29,6 +29,23 @@ pub struct Issue {
     pub message: String,
 }
 
+impl Issue {
+    /// An issue about `property` of `section` of a resource, scene or ConfigFile.
+    pub(crate) fn in_section(
+        section: impl Into<String>,
+        property: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Issue {
+        Issue {
+            location: Location::Section {
+                section: section.into(),
+                property: property.into(),
+            },
+            message: message.into(),
+        }
+    }
+}
+
 /// Where an [`Issue`] is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

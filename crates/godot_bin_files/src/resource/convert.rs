@@ -31,7 +31,7 @@ use super::scene::Bundle;
 use super::text::TextResource;
 use super::versions::{file_needs_format_4, EngineVersion, ResourceView};
 use crate::error::{Error, Result};
-use crate::issue::{Issue, Location};
+use crate::issue::Issue;
 use godot_bin::Dialect;
 use godot_bin::{Array, Object, Variant};
 use std::collections::HashMap;
@@ -46,13 +46,7 @@ pub struct Converted<T> {
 }
 
 fn issue(section: &str, property: &str, message: impl Into<String>) -> Issue {
-    Issue {
-        location: Location::Section {
-            section: section.into(),
-            property: property.into(),
-        },
-        message: message.into(),
-    }
+    Issue::in_section(section, property, message)
 }
 
 /// Rewrites references and reports objects a binary file cannot hold.

@@ -24,7 +24,7 @@
 use super::document::Section;
 use super::reference::Reference;
 use super::text::TextResource;
-use crate::issue::{Issue, Location};
+use crate::issue::Issue;
 use crate::renames::properties::{self, Value};
 use crate::renames::{godot3, godot4, godot4_class};
 use godot_bin::{Dictionary, NodePath, Object, Variant};
@@ -69,13 +69,7 @@ impl Godot3Classes {
 }
 
 fn issue(section: &str, property: &str, message: impl Into<String>) -> Issue {
-    Issue {
-        location: Location::Section {
-            section: section.into(),
-            property: property.into(),
-        },
-        message: message.into(),
-    }
+    Issue::in_section(section, property, message)
 }
 
 /// The Godot 3 class of each section of `src` (same order as its sections), and of each

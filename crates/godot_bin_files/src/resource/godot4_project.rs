@@ -4,18 +4,12 @@
 use super::config::ConfigFile;
 use super::convert::Converted;
 use crate::error::Result;
-use crate::issue::{Issue, Location};
+use crate::issue::Issue;
 use crate::renames::settings;
 use godot_bin::{Dialect, Variant};
 
 fn issue(section: &str, key: &str, message: impl Into<String>) -> Issue {
-    Issue {
-        location: Location::Section {
-            section: format!("[{section}]"),
-            property: key.into(),
-        },
-        message: message.into(),
-    }
+    Issue::in_section(format!("[{section}]"), key, message)
 }
 
 /// Sections whose keys the project names (actions, autoloads, layers...), never checked
