@@ -377,8 +377,10 @@ impl<'s, 'a> Compound<'s, 'a> {
         self.element(key)
     }
 
-    /// A struct field: its name as a String key, then its value.
-    #[inline]
+    /// A struct field: its name as a String key, then its value. Inlined into the caller
+    /// (a derived `serialize`), where the name is a constant: the key's length tests, NUL
+    /// check and byte loads fold away, leaving three stores of known words.
+    #[inline(always)]
     fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<()> {
         // A struct's fields, nearly always: tested first, the builtins' fields out of line.
         if let Compound::Counted { ser, count, .. } = self {
@@ -508,6 +510,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
