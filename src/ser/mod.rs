@@ -122,6 +122,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// Opens the one-entry Dictionary `{variant: ...}` of an externally tagged enum.
+    #[inline]
     fn open_variant(&mut self, variant: &str) -> Result<()> {
         let header = self.header_word(VariantType::Dictionary, 0)?;
         self.out.put_u64(u64::from(header) | 1 << 32);
@@ -171,6 +172,7 @@ impl<'a> Serializer<'a> {
         let _ = self.out.try_reserve(guess);
     }
 
+    #[inline]
     pub(crate) fn leave(&mut self, levels: usize) {
         self.depth -= levels;
     }
@@ -207,35 +209,44 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         true
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         let h = self.header_word(VariantType::Bool, 0)?;
         scalar::write_word_packet(&mut self.out, h, v as u32);
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.int(v)
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v, "int (i64)"))?)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.int(i64::try_from(v).map_err(|_| out_of_range(v, "int (i64)"))?)
     }
@@ -254,12 +265,15 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         scalar::write_word_packet(&mut self.out, h, v.to_bits());
         Ok(())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.float(v)
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         self.string(v.encode_utf8(&mut [0; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string(v)
     }
@@ -269,12 +283,15 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
         }
         crate::packet::packed::write_bytes(&mut self.out, &self.ctx, v)
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
@@ -285,6 +302,7 @@ impl<'s, 'a> ser::Serializer for &'s mut Serializer<'a> {
             None => self.serialize_unit(),
         }
     }
+    #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
         self.string(variant)
     }
@@ -487,6 +505,9 @@ impl<'s, 'a> Compound<'s, 'a> {
         }
     }
 
+    /// Patches the count of a container (inlined: every struct and array ends here) or
+    /// finishes a builtin (out of line).
+    #[inline]
     fn finish(self) -> Result<()> {
         match self {
             Compound::Counted {
@@ -500,6 +521,16 @@ impl<'s, 'a> Compound<'s, 'a> {
                 ser.leave(levels as usize);
                 Ok(())
             }
+            other => other.finish_builtin(),
+        }
+    }
+
+    /// [`Compound::finish`] of a builtin.
+    #[inline(never)]
+    fn finish_builtin(self) -> Result<()> {
+        match self {
+            // Not reached (`finish` patches these), and correct if it were.
+            Compound::Counted { .. } => self.finish(),
             Compound::Fixed(fields) => fields.finish(),
             Compound::Collect(fields) => fields.finish(),
         }
