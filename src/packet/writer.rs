@@ -54,6 +54,7 @@ impl Put for Vec<u8> {
         self.extend_from_slice(s.as_bytes());
         self.put_zeros(1 + pad_len(s.len() + 1));
     }
+    #[inline]
     fn patch_u32(&mut self, at: usize, v: u32) {
         self[at..at + 4].copy_from_slice(&v.to_le_bytes());
     }

@@ -13,6 +13,7 @@ mod codec;
 mod conversions;
 mod dialects;
 mod differential;
+mod encode_paths;
 mod errors;
 mod fast_paths;
 mod framing;
