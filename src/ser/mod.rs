@@ -154,6 +154,15 @@ impl<'a> Serializer<'a> {
         crate::packet::grow_stack(|| value.serialize(&mut *self))
     }
 
+    /// After a container's element (or a Dictionary's value): once, the first time, the
+    /// room for the `rest` still to come, guessed from the first ([`Self::reserve_like_first`]).
+    #[inline]
+    fn after_element(&mut self, count_at: usize, rest: &mut u32) {
+        if *rest != 0 {
+            self.reserve_like_first(count_at + 4, std::mem::take(rest));
+        }
+    }
+
     /// After a container's first element (written from `first_at` on), room in the buffer
     /// for `rest` more of about its size: a large array of records then grows the buffer
     /// once, not by doubling, each doubling a copy of everything written so far (the
@@ -438,9 +447,7 @@ impl<'s, 'a> Compound<'s, 'a> {
             } => {
                 *count += 1;
                 ser.nested(value)?;
-                if *rest != 0 {
-                    ser.reserve_like_first(*count_at + 4, std::mem::take(rest));
-                }
+                ser.after_element(*count_at, rest);
                 Ok(())
             }
             _ => Err(ErrorKind::Unsupported("elements in a builtin".into()).into()),
@@ -496,9 +503,7 @@ impl<'s, 'a> Compound<'s, 'a> {
                 ..
             } => {
                 ser.nested(value)?;
-                if *rest != 0 {
-                    ser.reserve_like_first(*count_at + 4, std::mem::take(rest));
-                }
+                ser.after_element(*count_at, rest);
                 Ok(())
             }
             _ => Err(ErrorKind::Unsupported("values in a builtin".into()).into()),

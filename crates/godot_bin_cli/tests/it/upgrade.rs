@@ -18,18 +18,22 @@ fn out(name: &str) -> PathBuf {
     d
 }
 
+/// `godot-bin convert PROJECT3 DST --godot4 EXTRA...`.
+fn convert_project3(dst: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .arg("convert")
+        .arg(project3())
+        .arg(dst)
+        .arg("--godot4")
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_project_folder_is_converted() {
     let dst = out("plain");
-    let o = Command::new(BIN)
-        .args([
-            "convert".as_ref(),
-            project3().as_os_str(),
-            dst.as_os_str(),
-            "--godot4".as_ref(),
-        ])
-        .output()
-        .unwrap();
+    let o = convert_project3(&dst, &[]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stdout}{stderr}");
@@ -56,16 +60,7 @@ fn a_project_folder_is_converted() {
 #[test]
 fn strict_writes_nothing_when_something_has_no_home() {
     let dst = out("strict");
-    let o = Command::new(BIN)
-        .args([
-            "convert".as_ref(),
-            project3().as_os_str(),
-            dst.as_os_str(),
-            "--godot4".as_ref(),
-            "--strict".as_ref(),
-        ])
-        .output()
-        .unwrap();
+    let o = convert_project3(&dst, &["--strict"]);
     assert!(!o.status.success());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("nothing written (--strict)"), "{stderr}");
