@@ -5,7 +5,7 @@
 //! `PackedByteArray("base64")`, ...). Godot 2's `Image` and `InputEvent` are in
 //! [`godot2`](super::godot2).
 
-use super::lexer::Tok;
+use super::lexer::{Tok, Token};
 use super::{ParseError, Parser};
 use crate::types::math::*;
 use crate::types::names::NodePath;
@@ -38,22 +38,39 @@ impl Parser<'_> {
     /// `(` numbers `)`, where a number may also be `inf`, `-inf`, `inf_neg` or `nan`.
     fn numbers(&mut self) -> Result<Vec<(Number, usize)>, ParseError> {
         self.expect(Tok::ParenOpen, "'('")?;
-        self.paren_items(true, |p, tok| {
-            let n = match tok.kind {
-                Tok::Int(i) => Number::Int(i),
-                Tok::Float(x) => Number::Float(x),
-                Tok::Ident(ref id) => match float_word(id) {
-                    Some(x) => Number::Float(x),
-                    None => {
-                        return Err(
-                            p.error_at(tok.start, format!("expected a number, found '{id}'"))
-                        )
-                    }
-                },
-                _ => return Err(p.expected("a number", &tok)),
-            };
-            Ok((n, tok.start))
-        })
+        // `paren_items` with a shortcut for the short integers most lists hold (a tile
+        // map's cells, a byte array's bytes); anything else goes through the lexer.
+        let mut out = Vec::new();
+        loop {
+            if let Some((i, at)) = self.short_int() {
+                out.push((Number::Int(i), at));
+            } else {
+                let tok = self.next()?;
+                if out.is_empty() && tok.kind == Tok::ParenClose {
+                    return Ok(out);
+                }
+                out.push(self.number_item(tok)?);
+            }
+            if !self.comma_or_paren()? {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// One item of [`numbers`](Self::numbers) that is not a short integer.
+    fn number_item(&self, tok: Token) -> Result<(Number, usize), ParseError> {
+        let n = match tok.kind {
+            Tok::Int(i) => Number::Int(i),
+            Tok::Float(x) => Number::Float(x),
+            Tok::Ident(ref id) => match float_word(id) {
+                Some(x) => Number::Float(x),
+                None => {
+                    return Err(self.error_at(tok.start, format!("expected a number, found '{id}'")))
+                }
+            },
+            _ => return Err(self.expected("a number", &tok)),
+        };
+        Ok((n, tok.start))
     }
 
     /// Exactly `n` reals for constructor `name`.

@@ -137,6 +137,28 @@ impl Parser<'_> {
         Ok(Token { kind, start })
     }
 
+    /// The integer token at the cursor (blanks skipped) and its offset, when it is one of
+    /// up to 18 digits (which always fit an i64), read here without making a token; `None`
+    /// leaves the cursor where a token starts, for [`next`](Self::next) to read.
+    pub(super) fn short_int(&mut self) -> Option<(i64, usize)> {
+        self.skip_blank();
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let from = start + usize::from(bytes.get(start) == Some(&b'-'));
+        let mut i = from;
+        let mut n = 0i64;
+        while let Some(&d) = bytes.get(i).filter(|d| d.is_ascii_digit()) {
+            n = n.wrapping_mul(10).wrapping_add(i64::from(d - b'0'));
+            i += 1;
+        }
+        // A `.` or an exponent makes it a float, as in `number`.
+        if i == from || i - from > 18 || matches!(bytes.get(i), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = i;
+        Some((if from > start { -n } else { n }, start))
+    }
+
     fn ident(&mut self) -> String {
         let rest = &self.text[self.pos..];
         let len = rest
@@ -194,6 +216,15 @@ impl Parser<'_> {
                 .map(Tok::Float)
                 .map_err(|_| self.error_at(start, format!("malformed number {text}")))
         } else {
+            // Up to 18 digits always fit an i64: read them here (most of a file's numbers
+            // are short integers); longer ones go through `parse` for its overflow check.
+            let digits = &bytes[digits_from..i];
+            if digits.len() <= 18 {
+                let n = digits
+                    .iter()
+                    .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+                return Ok(Tok::Int(if digits_from > start { -n } else { n }));
+            }
             text.parse::<i64>().map(Tok::Int).map_err(|_| {
                 self.error_at(start, format!("integer {text} does not fit in 64 bits"))
             })
@@ -206,7 +237,15 @@ impl Parser<'_> {
     /// BEL and VT so (`c_escape`), but their readers take them as the letters (Godot 3.2.3
     /// and 4.4.1: `str_to_var("\"a\\vb\\ac\"") == "avbac"`; tests/engine/text.rs).
     fn string(&mut self, start: usize) -> Result<String, ParseError> {
-        let mut out = String::new();
+        // Most literals hold no escape: up to the first `"` or `\` the text is the value,
+        // taken at once; the loop below reads the rest character by character.
+        let rest = &self.text.as_bytes()[self.pos..];
+        let plain = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')
+            .unwrap_or(rest.len());
+        let mut out = self.text[self.pos..self.pos + plain].to_owned();
+        self.pos += plain;
         let mut lead_surrogate: Option<u32> = None;
         loop {
             let rest = &self.text[self.pos..];
@@ -299,6 +338,19 @@ impl Parser<'_> {
     /// After an item of a `( ... )` list: `true` for a `,` (another item follows), `false`
     /// for the closing `)`.
     pub(super) fn comma_or_paren(&mut self) -> Result<bool, ParseError> {
+        // The two bytes that can come here, without making a token of them.
+        self.skip_blank();
+        match self.peek_byte() {
+            Some(b',') => {
+                self.pos += 1;
+                return Ok(true);
+            }
+            Some(b')') => {
+                self.pos += 1;
+                return Ok(false);
+            }
+            _ => {}
+        }
         let sep = self.next()?;
         match sep.kind {
             Tok::Comma => Ok(true),
