@@ -20,12 +20,16 @@ use std::fmt::Write as _;
 /// One `key = value` assignment, as the file holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Property {
-    pub(crate) before: String,
+    /// Its lines as read, in one string (one allocation a property, not four): the text
+    /// before it (comments, blank lines), its `head` (`name = `), its value's text while
+    /// the value is unchanged, and its `tail` (what ends its line). `cuts` are where the
+    /// head, the value's text and the tail start.
+    raw: String,
+    cuts: [usize; 3],
+    /// `raw` holds the value's text (dropped when the value changes).
+    has_text: bool,
     pub(crate) name: String,
-    pub(crate) head: String,
     pub(crate) value: Variant,
-    pub(crate) text: Option<String>,
-    pub(crate) tail: String,
     /// A blank line after an object value, which the engine's writer leaves (the object's
     /// text ends in a newline).
     pub(crate) extra_line: bool,
@@ -35,14 +39,56 @@ impl Property {
     /// A new property, written `head` + value + a newline (`head` is `name = ` in a
     /// resource, `name=` in a ConfigFile, the name encoded as the engine encodes it).
     pub(crate) fn fresh(name: &str, value: Variant, head: String) -> Property {
+        let at = head.len();
+        let mut raw = head;
+        raw.push('\n');
         Property {
-            before: String::new(),
+            raw,
+            cuts: [0, at, at],
+            has_text: false,
             name: name.into(),
-            head,
             value,
-            text: None,
-            tail: "\n".into(),
             extra_line: false,
+        }
+    }
+
+    /// The property read from `lines` (its whole text), cut at `cuts` (module docs of
+    /// [`Property`]'s fields).
+    fn read(lines: &str, cuts: [usize; 3], name: String, value: Variant) -> Property {
+        Property {
+            raw: lines.into(),
+            cuts,
+            has_text: true,
+            name,
+            value,
+            extra_line: false,
+        }
+    }
+
+    /// The text before it: comments and blank lines.
+    pub(crate) fn before(&self) -> &str {
+        &self.raw[..self.cuts[0]]
+    }
+
+    fn head(&self) -> &str {
+        &self.raw[self.cuts[0]..self.cuts[1]]
+    }
+
+    /// The value's text as read, while the value is unchanged.
+    pub(crate) fn text(&self) -> Option<&str> {
+        self.has_text.then(|| &self.raw[self.cuts[1]..self.cuts[2]])
+    }
+
+    fn tail(&self) -> &str {
+        &self.raw[self.cuts[2]..]
+    }
+
+    /// Drops the value's text: the value is printed anew when written.
+    pub(crate) fn forget_text(&mut self) {
+        if self.has_text {
+            self.raw.replace_range(self.cuts[1]..self.cuts[2], "");
+            self.cuts[2] = self.cuts[1];
+            self.has_text = false;
         }
     }
 
@@ -58,7 +104,7 @@ impl Property {
 
     /// Its value, to change: the property is printed anew when written.
     pub fn value_mut(&mut self) -> &mut Variant {
-        self.text = None;
+        self.forget_text();
         &mut self.value
     }
 
@@ -70,27 +116,28 @@ impl Property {
     pub fn set_value(&mut self, value: impl Into<Variant>) {
         let mut new = self.value.clone();
         new.assign(value);
-        if new == self.value && self.text.is_some() {
+        if new == self.value && self.has_text {
             return;
         }
-        self.text = None;
+        self.forget_text();
         self.value = new;
     }
 
     /// The value's text as read from the file, while it is unchanged.
     pub fn source_text(&self) -> Option<&str> {
-        self.text.as_deref()
+        self.text()
     }
 
     pub(crate) fn write(&self, out: &mut String, style: Style) {
-        out.push_str(&self.before);
-        out.push_str(&self.head);
-        match &self.text {
+        out.push_str(self.before());
+        out.push_str(self.head());
+        let tail = self.tail();
+        match self.text() {
             Some(t) => {
                 out.push_str(t);
-                out.push_str(&self.tail);
+                out.push_str(tail);
                 if self.extra_line {
-                    out.push_str(line_end(&self.tail));
+                    out.push_str(line_end(tail));
                 }
             }
             None => {
@@ -98,12 +145,12 @@ impl Property {
                 match text.strip_suffix('\n') {
                     Some(t) => {
                         out.push_str(t);
-                        out.push_str(&self.tail);
-                        out.push_str(line_end(&self.tail));
+                        out.push_str(tail);
+                        out.push_str(line_end(tail));
                     }
                     None => {
                         out.push_str(&text);
-                        out.push_str(&self.tail);
+                        out.push_str(tail);
                     }
                 }
             }
@@ -514,7 +561,6 @@ impl Document {
                 doc.trailing = text[pos..].into();
                 return Ok(doc);
             }
-            let before = text[pos..i].to_string();
             if s[i] == b'[' {
                 let (mut tag, end) = if simple_tags {
                     simple_tag(text, i).map_err(at)?
@@ -522,7 +568,7 @@ impl Document {
                     full_tag(text, i).map_err(at)?
                 };
                 let after = tail_at(s, end);
-                tag.before = before;
+                tag.before = text[pos..i].into();
                 tag.tail = text[end..after].into();
                 doc.sections.push(Section {
                     tag: Some(tag),
@@ -552,15 +598,13 @@ impl Document {
                 next = after + blank.len();
                 extra_line = true;
             }
-            let property = Property {
-                before,
+            let mut property = Property::read(
+                &text[pos..after],
+                [i, start, end].map(|c| c - pos),
                 name,
-                head: text[i..start].into(),
                 value,
-                text: Some(text[start..end].into()),
-                tail: text[end..after].into(),
-                extra_line,
-            };
+            );
+            property.extra_line = extra_line;
             doc.sections
                 .last_mut()
                 .expect("a document always has a first section")
@@ -580,8 +624,7 @@ impl Document {
             .flat_map(|s| s.properties.items.iter_mut())
         {
             if let Some(c) = p
-                .text
-                .as_deref()
+                .text()
                 .filter(|t| t.starts_with('#'))
                 .and_then(|t| syntax::hex_color(t, dialect))
             {
@@ -598,7 +641,7 @@ impl Document {
                 t.text = None;
             }
             for p in &mut s.properties {
-                p.text = None;
+                p.forget_text();
             }
         }
     }
@@ -622,7 +665,7 @@ impl Document {
                 let at = out.len();
                 p.write(&mut out, style);
                 unglue(&mut out, at, open_end);
-                open_end = p.text.is_none() && p.tail.is_empty();
+                open_end = p.text().is_none() && p.tail().is_empty();
             }
         }
         let at = out.len();
@@ -693,7 +736,18 @@ fn key(text: &str, i: usize) -> Result<Option<(String, usize)>> {
     let mut name = Vec::new();
     let mut j = i;
     while j < s.len() {
-        match s[j] {
+        // Up to the next `=`, `"` or `;` every byte above a space is the name's.
+        let run = s[j..]
+            .iter()
+            .position(|&c| matches!(c, b'=' | b'"' | b';'))
+            .unwrap_or(s.len() - j);
+        name.reserve(run);
+        name.extend(s[j..j + run].iter().filter(|&&c| c > b' '));
+        j += run;
+        let Some(&c) = s.get(j) else {
+            break;
+        };
+        match c {
             b'=' => {
                 let name = String::from_utf8(name)
                     .map_err(|_| Error::syntax("a key that is not UTF-8").at_byte(i))?;
@@ -708,15 +762,12 @@ fn key(text: &str, i: usize) -> Result<Option<(String, usize)>> {
                 j = end;
                 continue;
             }
-            b';' => {
+            _ => {
                 return Err(
                     Error::syntax("a comment inside a key: expected '=' before ';'").at_byte(j),
                 )
             }
-            c if c > b' ' => name.push(c),
-            _ => {}
         }
-        j += 1;
     }
     Ok(None)
 }

@@ -54,7 +54,14 @@ fn skip_group(s: &[u8], mut i: usize) -> Result<usize> {
     let open = i;
     let mut depth = 0usize;
     while i < s.len() {
-        match s[i] {
+        // Most of a group's bytes are none of the five kinds below: pass over them first.
+        while i < s.len() && !GROUP_BYTES[usize::from(s[i])] {
+            i += 1;
+        }
+        let Some(&b) = s.get(i) else {
+            break;
+        };
+        match b {
             b'"' => {
                 i = skip_string(s, i)?;
                 continue;
@@ -66,18 +73,29 @@ fn skip_group(s: &[u8], mut i: usize) -> Result<usize> {
                 continue;
             }
             b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
+            _ => {
                 depth -= 1;
                 if depth == 0 {
                     return Ok(i + 1);
                 }
             }
-            _ => {}
         }
         i += 1;
     }
     Err(Error::syntax("a bracket is not closed before the end of the text").at_byte(open))
 }
+
+/// The bytes [`skip_group`] stops at: quotes, comments and brackets.
+static GROUP_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let stops = b"\";()[]{}";
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// The index after the value starting at `i` (no whitespace before it). Byte offsets in
 /// errors are absolute in `s`.

@@ -109,7 +109,7 @@ impl TextResource {
                 .properties
                 .iter()
                 .next()
-                .map_or(0, |p| p.before.len());
+                .map_or(0, |p| p.before().len());
             return Err(Error::syntax(
                 "a resource file starts with [gd_resource ...] or [gd_scene ...]",
             )
