@@ -26,6 +26,13 @@
 # calls per CPU-second, and bare transport / Godot calls per CPU-second (how far the
 # transport itself would let a server go). Without GODOT4_BIN the engine rows are left out.
 # Everything listens on 127.0.0.1 only.
+#
+# The window opens once every bot has connected and has been told of every other
+# (SETTLE=on, the default: a server with `server_relay` announces each peer to every other
+# as it joins, n(n-1) notices, part of connecting; a server that announces nothing waits
+# 0.5 s of quiet), or as soon as every bot has connected (SETTLE=off, the runs before
+# issue 50 #3: over ENet at 1,000 bots the last of the 999,000 notices then arrive in the
+# window's first second).
 set -euo pipefail
 secs=${1:-10}
 runs=${RUNS:-3}
@@ -69,7 +76,7 @@ fi
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "machine: $machine"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "generator: cores $gen_cpus, $threads thread(s); server: core 0$([ "$share" = 1 ] && echo ' (first: SCHED_FIFO)'); window ${secs} s; $runs run(s); batch window ${WINDOW_US:-200} µs"
+echo "generator: cores $gen_cpus, $threads thread(s); server: core 0$([ "$share" = 1 ] && echo ' (first: SCHED_FIFO)'); window ${secs} s; $runs run(s); batch window ${WINDOW_US:-200} µs; settle ${SETTLE:-on}"
 servers="rust bare"
 if [ -n "${GODOT4_BIN:-}" ]; then servers="rust bare godot"; else echo "GODOT4_BIN unset: no engine rows"; fi
 
@@ -90,7 +97,7 @@ for run in $(seq "$runs"); do
         start_server "$s" "$t"
         printf 'run %s %-6s %-5s ' "$run" "$s" "$t"
         out=$(taskset -c "$gen_cpus" "$bin/multiplayer_load" $addr --bots "$bots" --secs "$secs" \
-          --threads "$threads" --server-pid "$pid" --clk-tck "$clk")
+          --threads "$threads" --server-pid "$pid" --clk-tck "$clk" --settle "${SETTLE:-on}")
         head -n -1 <<<"$out" | paste -sd ' ' -
         echo "run=$run server=$s transport=$t threads=$threads cores=$cores share=$share $(tail -n 1 <<<"$out")" >>"$records"
         kill "$pid" 2>/dev/null || true

@@ -40,11 +40,18 @@ const MERGE_LIMIT: usize = rusty_enet::consts::HOST_DEFAULT_MTU as usize;
 const SPARE_BUFFERS: usize = 64;
 
 /// Appends datagram `next` to `held` when ENet could have sent both as one datagram: the
-/// same peer and session, neither compressed, at most one carrying a sent time (the
-/// receiver acknowledges every reliable command of a datagram with its one sent time),
-/// and no larger than `limit` together. The result keeps the sent time of whichever had
-/// one and `held`'s commands before `next`'s, the order they would have arrived in.
-/// Whether it merged.
+/// same peer and session, neither compressed, no two different sent times (the receiver
+/// acknowledges every reliable command of a datagram with its one sent time), and no
+/// larger than `limit` together. The result keeps the sent time of whichever had one and
+/// `held`'s commands before `next`'s, the order they would have arrived in. Whether it
+/// merged.
+///
+/// Two datagrams with the same sent time merge: ENet stamps every datagram of one flush
+/// with the same time, and stops a datagram at 32 commands (its buffer array), not at
+/// the MTU, so a burst of small reliable packets to one peer (the 999 "peer joined"
+/// notices a peer gets as it joins 1,000 others) left in datagrams of 32 commands, each
+/// a system call here and in the peer. Merged, the receiver acknowledges every command
+/// with the same sent time it would have read from each datagram apart.
 pub fn merge(held: &mut Vec<u8>, next: &[u8], limit: usize) -> bool {
     let header = |d: &[u8]| d.get(..2).map(|h| u16::from_be_bytes([h[0], h[1]]));
     let (Some(a), Some(b)) = (header(held), header(next)) else {
@@ -53,14 +60,19 @@ pub fn merge(held: &mut Vec<u8>, next: &[u8], limit: usize) -> bool {
     let len = |h: u16| if h & HEADER_SENT_TIME != 0 { 4 } else { 2 };
     if (a | b) & HEADER_COMPRESSED != 0
         || (a ^ b) & !HEADER_SENT_TIME != 0
-        || a & b & HEADER_SENT_TIME != 0
         || held.len() < len(a)
         || next.len() < len(b)
-        || held.len() + next.len() - 2 > limit
+        || held.len() + next.len() - len(a & b) > limit
     {
         return false;
     }
-    if b & HEADER_SENT_TIME != 0 {
+    if a & b & HEADER_SENT_TIME != 0 {
+        // Both stamped: one datagram only if the stamps are the same.
+        if held[2..4] != next[2..4] {
+            return false;
+        }
+        held.extend_from_slice(&next[4..]);
+    } else if b & HEADER_SENT_TIME != 0 {
         // `next` has the sent time: its header goes first.
         held.splice(..2, next[..4].iter().copied());
         held.extend_from_slice(&next[4..]);
@@ -238,10 +250,29 @@ mod tests {
         assert_eq!(held, dg(7, 1, None, b"AB"));
     }
 
+    /// One flush stamps all its datagrams with one sent time, and ENet ends a datagram at
+    /// 32 commands: those of the same peer become one, under the one stamp, up to the
+    /// limit (the stamp counted once).
+    #[test]
+    fn datagrams_of_one_flush_become_one_under_their_one_sent_time() {
+        let mut held = dg(7, 1, Some(0x1234), b"CMDS1");
+        assert!(merge(&mut held, &dg(7, 1, Some(0x1234), b"CMDS2"), 1392));
+        assert_eq!(held, dg(7, 1, Some(0x1234), b"CMDS1CMDS2"));
+        let a = dg(3, 0, Some(9), &[1; 600]);
+        let b = dg(3, 0, Some(9), &[2; 600]);
+        // 604 + 604 - 4 = 1204 bytes together.
+        let mut held = a.clone();
+        assert!(!merge(&mut held, &b, 1203));
+        assert_eq!(held, a);
+        assert!(merge(&mut held, &b, 1204));
+        assert_eq!(held.len(), 1204);
+    }
+
     #[test]
     fn what_enet_would_not_send_as_one_stays_apart() {
         let cases: [(Vec<u8>, Vec<u8>); 5] = [
-            // Two sent times: the receiver would acknowledge one command with the other's.
+            // Two different sent times: the receiver would acknowledge one command with
+            // the other's.
             (dg(7, 1, Some(1), b"S1"), dg(7, 1, Some(2), b"S2")),
             // Another peer slot, another session.
             (dg(7, 1, None, b"A"), dg(8, 1, None, b"B")),
